@@ -1,0 +1,1 @@
+"""Fudaba's Discord adapter: commands, components, rendering and storage around the pure engines."""

@@ -1,0 +1,122 @@
+"""Actions: small frozen dataclasses with a one-line text form used in records and custom ids.
+
+An action's text is its ``verb`` followed by its arguments, separated by spaces: ``bet 2 15``,
+``draw``, ``place As:front Kd:back``. Integer and string fields convert by themselves; an action
+with richer arguments overrides :meth:`Action.args` and :meth:`Action.from_args`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable, Sequence
+
+from games.core.errors import NotationError
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base class of every game action."""
+
+    verb: ClassVar[str] = ""
+
+    def args(self) -> list[str]:
+        return [_to_text(getattr(self, f.name)) for f in dataclasses.fields(self)]
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Action:
+        fields = dataclasses.fields(cls)
+        if len(args) != len(fields):
+            raise NotationError(f"{cls.verb} takes {len(fields)} argument(s), got {len(args)}")
+        hints = typing.get_type_hints(cls)
+        values: dict[str, Any] = {}
+        for f, raw in zip(fields, args):
+            values[f.name] = _from_text(hints[f.name], raw, cls.verb)
+        return cls(**values)
+
+    @property
+    def text(self) -> str:
+        return " ".join([self.verb, *self.args()])
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _to_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def _from_text(kind: object, raw: str, verb: str) -> object:
+    if kind is bool:
+        if raw not in ("0", "1"):
+            raise NotationError(f"{verb}: expected 0 or 1, got {raw!r}")
+        return raw == "1"
+    if kind is int:
+        try:
+            return int(raw)
+        except ValueError as exc:
+            raise NotationError(f"{verb}: expected a whole number, got {raw!r}") from exc
+    if kind is str:
+        return raw
+    raise NotationError(f"{verb}: cannot read an argument of type {kind!r}")
+
+
+@dataclass(frozen=True)
+class AmountRange:
+    """A family of legal actions that differ only in their ``amount`` field: every value lo..hi."""
+
+    action: Action
+    lo: int
+    hi: int
+
+    def make(self, amount: int) -> Action:
+        return dataclasses.replace(self.action, amount=amount)  # type: ignore[call-arg]
+
+    def allows(self, action: Action) -> bool:
+        if type(action) is not type(self.action):
+            return False
+        amount = getattr(action, "amount", None)
+        if not isinstance(amount, int) or not self.lo <= amount <= self.hi:
+            return False
+        return dataclasses.replace(action, amount=self.lo) == self.make(self.lo)  # type: ignore[call-arg]
+
+
+LegalAction = Action | AmountRange
+
+
+def is_listed(action: Action, legal: Iterable[LegalAction]) -> bool:
+    """Whether ``action`` is one of ``legal`` (an exact action, or inside an amount range)."""
+    for item in legal:
+        if isinstance(item, AmountRange):
+            if item.allows(action):
+                return True
+        elif item == action:
+            return True
+    return False
+
+
+class ActionCodec:
+    """Reads action text for one game: finds the class by its verb, then its arguments."""
+
+    def __init__(self, classes: Iterable[type[Action]]) -> None:
+        self._by_verb: dict[str, type[Action]] = {}
+        for cls in classes:
+            if not cls.verb or cls.verb in self._by_verb:
+                raise ValueError(f"action verb missing or repeated: {cls.verb!r}")
+            self._by_verb[cls.verb] = cls
+
+    @property
+    def verbs(self) -> list[str]:
+        return sorted(self._by_verb)
+
+    def parse(self, text: str) -> Action:
+        parts = text.split()
+        if not parts:
+            raise NotationError("empty action")
+        cls = self._by_verb.get(parts[0].lower())
+        if cls is None:
+            raise NotationError(f"unknown action {parts[0]!r}; known: {', '.join(self.verbs)}")
+        return cls.from_args(parts[1:])

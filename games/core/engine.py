@@ -1,0 +1,147 @@
+"""The one engine contract every game implements (after OpenSpiel's state API).
+
+A game at a table is an :class:`Engine`: a sequence of deals played by a fixed ring of seats.
+
+* :meth:`Engine.to_act` — the set of seats that must act now (several at once for simultaneous play);
+* :meth:`Engine.legal_actions` — what a seat may do now; empty when it is not that seat's turn;
+* :meth:`Engine.apply` — play an action; an illegal one raises :class:`IllegalAction` and changes nothing;
+* :meth:`Engine.view` / :meth:`Engine.public_view` — what one seat, or an onlooker, may see;
+* :attr:`Engine.results` — the chip result of every finished deal, in points;
+* steps that are not decisions (shuffling, dealing, paying) happen inside ``apply`` by themselves;
+  every shuffle goes through the injected :class:`Shuffler`, so rules + stacks + shuffles + actions
+  replay to exactly the same state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Iterator, Sequence, TypeVar
+
+from games.core.actions import Action, LegalAction, is_listed
+from games.core.cards import FrenchCard, KabuCard, LukFuCard
+from games.core.errors import IllegalAction
+from games.core.rng import Shuffler
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How one finished deal moved points between seats (``deltas`` sums to 0).
+
+    ``summary`` is JSON-ready, game-specific detail for the results message and hand history.
+    """
+
+    deal: int
+    deltas: tuple[int, ...]
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+class Engine(ABC, Generic[R]):
+    """Base of every game engine. Subclasses implement the abstract methods."""
+
+    game_id: ClassVar[str] = ""
+
+    def __init__(self, rules: R, stacks: Sequence[int], shuffler: Shuffler) -> None:
+        if any(s < 0 for s in stacks):
+            raise ValueError("stacks cannot be negative")
+        self.rules = rules
+        self.stacks: list[int] = list(stacks)
+        self.shuffler = shuffler
+        self.results: list[DealResult] = []
+        self.history: list[tuple[int, Action]] = []
+
+    @property
+    def seats(self) -> int:
+        return len(self.stacks)
+
+    # ----------------------------------------------------------------- contract
+
+    @abstractmethod
+    def to_act(self) -> frozenset[int]:
+        """Seats that must act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, seat: int) -> list[LegalAction]:
+        """What ``seat`` may do now (empty when it is not their turn)."""
+
+    @abstractmethod
+    def _perform(self, seat: int, action: Action) -> None:
+        """Carry out an action already known to be legal; must not raise."""
+
+    @abstractmethod
+    def view(self, seat: int) -> Any:
+        """Everything ``seat`` may see: the public view plus their own secrets."""
+
+    @abstractmethod
+    def public_view(self) -> Any:
+        """Everything an onlooker may see."""
+
+    @abstractmethod
+    def hidden_from(self, seat: int | None) -> frozenset[FrenchCard | KabuCard | LukFuCard]:
+        """Cards dealt or set aside that ``seat`` (``None``: an onlooker) must not see right now.
+
+        Used by the conformance suite to prove that no view leaks a hidden card.
+        """
+
+    @property
+    @abstractmethod
+    def deal_no(self) -> int:
+        """The deal in progress (1-based), or the last one once the game is over."""
+
+    @property
+    def is_over(self) -> bool:
+        return not self.to_act()
+
+    # ----------------------------------------------------------------- shared behaviour
+
+    def refusal(self, seat: int, action: Action) -> IllegalAction | None:
+        """Why ``action`` by ``seat`` would be refused now, or ``None`` if it is legal.
+
+        Engines with reasons more precise than "not listed" override :meth:`explain`.
+        """
+        if not 0 <= seat < self.seats:
+            return IllegalAction("core.no_such_seat", f"there is no seat {seat}", seat=seat)
+        if self.is_over:
+            return IllegalAction("core.game_over", "the game is over")
+        if seat not in self.to_act():
+            return IllegalAction("core.not_your_turn", "it is not this seat's turn", seat=seat)
+        if is_listed(action, self.legal_actions(seat)):
+            return None
+        return self.explain(seat, action) or IllegalAction(
+            "core.not_allowed", f"{action.text!r} is not allowed now", action=action.text
+        )
+
+    def explain(self, seat: int, action: Action) -> IllegalAction | None:
+        """A precise reason an unlisted action is refused (override per game)."""
+        return None
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if illegal."""
+        problem = self.refusal(seat, action)
+        if problem is not None:
+            raise problem
+        self._perform(seat, action)
+        self.history.append((seat, action))
+
+    def commitments(self) -> list[str]:
+        """SHA-256 commitments of the current deal's shuffles (shown before and during the deal)."""
+        return self.shuffler.commitments(self.deal_no)
+
+
+def iter_cards(obj: object) -> Iterator[FrenchCard | KabuCard | LukFuCard]:
+    """Every card object reachable inside a view (dataclasses, mappings, sequences)."""
+    if isinstance(obj, (FrenchCard, KabuCard, LukFuCard)):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from iter_cards(getattr(obj, f.name))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from iter_cards(k)
+            yield from iter_cards(v)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for item in obj:
+            yield from iter_cards(item)

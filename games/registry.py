@@ -1,0 +1,52 @@
+"""The game registry: every playable game described once, for the bot, the replay tool and tests."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from pydantic import BaseModel
+
+from games.core.actions import Action, ActionCodec, LegalAction
+from games.core.engine import Engine
+from games.core.rng import Shuffler
+
+Policy = Callable[[Any, Sequence[LegalAction], random.Random], Action]
+"""A bot player: (its own seat view, its legal actions, a random source) → an action."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game as the rest of the project sees it."""
+
+    id: str
+    name_en: str
+    name_ja: str
+    rules_model: type[BaseModel]
+    engine: Callable[[Any, Sequence[int], Shuffler], Engine[Any]]
+    codec: ActionCodec
+    policy: Policy
+    seat_range: Callable[[Any], tuple[int, int]]
+    """(min, max) seats allowed under the given rules."""
+
+    def default_rules(self) -> BaseModel:
+        return self.rules_model()
+
+    def starting_chips(self, rules: Any) -> int:
+        return int(rules.starting_chips)
+
+
+def all_games() -> dict[str, GameSpec]:
+    """Every registered game by id (imported lazily so the core has no game dependency)."""
+    from games.oicho.spec import SPEC as OICHO
+
+    specs = [OICHO]
+    return {s.id: s for s in specs}
+
+
+def get_game(game_id: str) -> GameSpec:
+    games = all_games()
+    if game_id not in games:
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(games))}")
+    return games[game_id]
