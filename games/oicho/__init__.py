@@ -1,0 +1,1 @@
+"""Oicho-Kabu (おいちょかぶ): rules, hands, actions, engine, views, baseline policy."""
