@@ -98,7 +98,8 @@ class KabuCard:
     @classmethod
     def parse(cls, text: str, copy: int = 0) -> KabuCard:
         t = text.strip()
-        if not t.isdigit():
+        # isdigit() alone accepts "²" (int() then fails) and "٣" (int() reads 3): ASCII digits only.
+        if not (t.isascii() and t.isdigit()):
             raise NotationError(f"not a kabufuda card: {text!r}")
         return cls(int(t), copy)
 
@@ -150,7 +151,7 @@ class LukFuCard:
         t = text.strip().upper()
         if t == "LT":
             return LI_TYEN
-        if len(t) != 2 or not t[0].isdigit() or t[1] not in LUKFU_SUITS or t[0] == "0":
+        if len(t) != 2 or t[0] not in "123456789" or t[1] not in LUKFU_SUITS:
             raise NotationError(f"not a Luk Fu card: {text!r}")
         return cls(int(t[0]), t[1])
 

@@ -101,7 +101,7 @@ def test_kabu_points_are_month_mod_10() -> None:
     assert [c.points for c in parse_kabu("1 9 10 11 12")] == [1, 9, 0, 1, 2]
 
 
-@pytest.mark.parametrize("text", ["0", "13", "-1", "+3", "x", "3a", "", "1.5"])
+@pytest.mark.parametrize("text", ["0", "13", "-1", "+3", "x", "3a", "", "1.5", "²", "٣", "１"])
 def test_kabu_refuses_bad_tokens(text: str) -> None:
     with pytest.raises(NotationError):
         KabuCard.parse(text)
@@ -142,7 +142,7 @@ def test_lukfu_notation_round_trip() -> None:
     assert LukFuCard(1, "T").suit_order == 3
 
 
-@pytest.mark.parametrize("text", ["", "0M", "10M", "7X", "M7", "L", "LTT", "7"])
+@pytest.mark.parametrize("text", ["", "0M", "10M", "7X", "M7", "L", "LTT", "7", "²M", "٣M"])
 def test_lukfu_refuses_bad_tokens(text: str) -> None:
     with pytest.raises(NotationError):
         LukFuCard.parse(text)
