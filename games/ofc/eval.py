@@ -12,9 +12,9 @@ of its rank multiset, looked up in tables built once at import, plus a suit-bit 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement
-from typing import Sequence
 
 from games.core.cards import SUIT_CHARS, FrenchCard
 from games.ofc.rules import RANKS, OFCRules
@@ -223,8 +223,6 @@ class RoyaltyScheme:
         if cat == STRAIGHT_FLUSH and (value >> 16) & 15 == 14:
             return self.back_royal
         return self.back_cat[cat]
-
-
 
 
 def _scheme(rules: OFCRules) -> RoyaltyScheme:

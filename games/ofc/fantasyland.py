@@ -15,9 +15,9 @@ of the cards left, each bounded the same way before its fronts are tried.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate, combinations
-from typing import Sequence
 
 from games.core.cards import FrenchCard
 from games.ofc.eval import (
@@ -159,17 +159,31 @@ def solve(cards: Sequence[FrenchCard], rules: OFCRules, stay_value: int = FL_STA
                     best = worth
                     best_pick = (ft, mt, bt)
     assert best_pick is not None  # a non-fouling board always exists with 13+ cards
-    ft, mt, bt = best_pick
-    used = set(ft) | set(mt) | set(bt)
-    fv, mv, bv = three[ft][0], five[mt][0], five[bt][0]
+    front_t, mid_t, back_t = best_pick
+    used = set(front_t) | set(mid_t) | set(back_t)
+    fv, mv, bv = three[front_t][0], five[mid_t][0], five[back_t][0]
     royalties = scheme.front(fv) + scheme.middle(mv) + scheme.back(bv)
     stay = _stay_flags(fv, mv, bv, rules)
     return Arrangement(
-        front=tuple(cards[i] for i in ft),
-        middle=tuple(cards[i] for i in mt),
-        back=tuple(cards[i] for i in bt),
+        front=tuple(cards[i] for i in front_t),
+        middle=tuple(cards[i] for i in mid_t),
+        back=tuple(cards[i] for i in back_t),
         discards=tuple(cards[i] for i in range(n) if i not in used),
         royalties=royalties,
         stays=stay,
         worth=royalties + (stay_value if stay else 0),
     )
+
+
+_CACHE: dict[tuple[tuple[FrenchCard, ...], str, int], Arrangement] = {}
+
+
+def solve_cached(cards: tuple[FrenchCard, ...], rules: OFCRules, stay_value: int = FL_STAY_VALUE) -> Arrangement:
+    """:func:`solve`, remembered for the last few hands (legal_actions and the bot ask repeatedly)."""
+    key = (cards, rules.model_dump_json(), stay_value)
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        found = _CACHE[key] = solve(cards, rules, stay_value)
+    return found

@@ -1,0 +1,84 @@
+"""OFC actions: one ``place`` action submits a whole street (or a whole Fantasyland hand).
+
+Text form: ``place As:f Kd:m 7c:b 2h:x`` — each card dealt this street with its row: ``f``/``front``,
+``m``/``middle``, ``b``/``back``, or ``x``/``discard`` (a Pineapple street's discard, a Fantasyland
+hand's unused cards). Because a seat's street is one action, Turbo streets work simultaneously:
+each seat submits once, and the street is revealed when the last seat has submitted.
+The text is canonical (rows front → back → discards, cards high to low) so equal actions print equally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from games.core.actions import Action, ActionCodec
+from games.core.cards import FrenchCard
+from games.core.errors import NotationError
+from games.ofc.board import ROWS, Row
+
+Target = Literal["front", "middle", "back", "discard"]
+TARGETS: tuple[Target, ...] = ("front", "middle", "back", "discard")
+_SHORT: dict[Target, str] = {"front": "f", "middle": "m", "back": "b", "discard": "x"}
+_READ: dict[str, Target] = {
+    "f": "front",
+    "front": "front",
+    "top": "front",
+    "m": "middle",
+    "mid": "middle",
+    "middle": "middle",
+    "b": "back",
+    "back": "back",
+    "bottom": "back",
+    "x": "discard",
+    "discard": "discard",
+}
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Cards with their rows (and discards) for one street, or for a whole Fantasyland hand."""
+
+    items: tuple[tuple[FrenchCard, Target], ...]
+    verb = "place"
+
+    def __post_init__(self) -> None:
+        ordered = tuple(sorted(self.items, key=lambda it: (TARGETS.index(it[1]), -it[0].rank, it[0].suit)))
+        object.__setattr__(self, "items", ordered)
+
+    @classmethod
+    def of(cls, placements: Mapping[Row, Sequence[FrenchCard]], discards: Sequence[FrenchCard] = ()) -> Place:
+        items: list[tuple[FrenchCard, Target]] = [(c, row) for row in ROWS for c in placements.get(row, ())]
+        items += [(c, "discard") for c in discards]
+        return cls(tuple(items))
+
+    def args(self) -> list[str]:
+        return [f"{card.notation}:{_SHORT[target]}" for card, target in self.items]
+
+    @classmethod
+    def from_args(cls, args: Sequence[str]) -> Place:
+        if not args:
+            raise NotationError("place needs at least one card:row")
+        items: list[tuple[FrenchCard, Target]] = []
+        for arg in args:
+            card_text, sep, row_text = arg.partition(":")
+            target = _READ.get(row_text.strip().lower())
+            if not sep or target is None:
+                raise NotationError(f"place: expected card:row (row f, m, b or x), got {arg!r}")
+            items.append((FrenchCard.parse(card_text), target))
+        return cls(tuple(items))
+
+    def to(self, target: Target) -> list[FrenchCard]:
+        return [card for card, t in self.items if t == target]
+
+    @property
+    def discards(self) -> list[FrenchCard]:
+        return self.to("discard")
+
+    @property
+    def cards(self) -> list[FrenchCard]:
+        return [card for card, _ in self.items]
+
+
+CODEC = ActionCodec([Place])
