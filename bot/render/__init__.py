@@ -1,0 +1,1 @@
+"""Table images (drawing only: no Discord, no database)."""

@@ -1,0 +1,108 @@
+"""Fonts for the table images: Noto Sans CJK JP from the ``noto-cjk-sans-jp-regular`` PyPI package.
+
+The machine's own fonts (DejaVu) draw Japanese as empty boxes, and CI installs only what the project's
+dependencies install, so the font is taken from the installed package and never from the system.
+Text that reaches an image goes through :func:`displayable` first: a character the font has no glyph
+for (emoji, most symbols outside CJK and Latin) is dropped instead of being drawn as a ``.notdef`` box.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from contextlib import ExitStack
+from functools import lru_cache
+from importlib.resources import as_file, files
+from pathlib import Path
+
+from PIL import ImageFont
+
+FONT_PACKAGE = "noto_cjk_sans_jp_regular"
+FONT_FILE = "NotoSansCJKjp-Regular.otf"
+ELLIPSIS = "…"
+
+# Keeps a temporary copy alive if the package is ever installed zipped (as_file then extracts it).
+_files = ExitStack()
+
+# U+FFFF is a noncharacter: no font maps it, so it renders as the font's .notdef glyph.
+_NOTDEF_PROBE = "\uffff"
+_PROBE_SIZE = 20
+
+
+@lru_cache(maxsize=1)
+def font_path() -> Path:
+    """Where the Noto Sans CJK JP ``.otf`` of the installed package is."""
+    resource = files(FONT_PACKAGE).joinpath(FONT_FILE)
+    path = _files.enter_context(as_file(resource))
+    if not path.is_file():
+        raise FileNotFoundError(f"{FONT_FILE} is missing from the {FONT_PACKAGE} package")
+    return path
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """The CJK font at ``size`` px, loaded once per size.
+
+    The basic layout engine is enough for Japanese, English and digits, is faster than Raqm and does
+    not depend on how the Pillow wheel was built, so images are the same on every machine.
+    """
+    return ImageFont.truetype(str(font_path()), size, layout_engine=ImageFont.Layout.BASIC)
+
+
+@lru_cache(maxsize=1)
+def _notdef_mask() -> bytes:
+    return bytes(font(_PROBE_SIZE).getmask(_NOTDEF_PROBE))
+
+
+@lru_cache(maxsize=4096)
+def has_glyph(char: str) -> bool:
+    """Whether the font draws ``char`` with a real glyph (not the .notdef box)."""
+    if char.isspace():
+        return True
+    mask = font(_PROBE_SIZE).getmask(char)
+    return bytes(mask) != _notdef_mask()
+
+
+# Joiners, variation selectors and tag characters glue emoji together; they draw nothing by themselves.
+_INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
+
+
+@lru_cache(maxsize=2048)
+def displayable(text: str) -> str:
+    """``text`` without the characters the font cannot draw; runs of whitespace become one space."""
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFC", text):
+        if char.isspace():
+            if kept and kept[-1] != " ":
+                kept.append(" ")
+            continue
+        if unicodedata.category(char) in _INVISIBLE_CATEGORIES:
+            continue
+        if has_glyph(char):
+            kept.append(char)
+    return "".join(kept).strip()
+
+
+def text_width(text: str, size: int) -> float:
+    return font(size).getlength(text)
+
+
+def fit(text: str, size: int, max_width: float, placeholder: str = "?") -> str:
+    """``text`` made drawable and cut with an ellipsis so that it is at most ``max_width`` px wide."""
+    clean = displayable(text) or placeholder
+    return _fit_clean(clean, size, int(max_width))
+
+
+@lru_cache(maxsize=4096)
+def _fit_clean(text: str, size: int, max_width: int) -> str:
+    f = font(size)
+    if f.getlength(text) <= max_width:
+        return text
+    # The longest prefix that still fits together with the ellipsis (binary search: widths grow with length).
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.getlength(text[:mid].rstrip() + ELLIPSIS) <= max_width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo].rstrip() + ELLIPSIS
