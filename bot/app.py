@@ -1,0 +1,92 @@
+"""The bot itself: a thin ``commands.Bot`` that wires storage, cogs, components and tables."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.i18n.translator import CatalogTranslator
+from bot.storage import Database
+from bot.tables.components import DYNAMIC_ITEMS
+from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+
+class FudabaBot(commands.Bot):
+    """Fudaba. Build it with :func:`create_bot`."""
+
+    db: Database
+    tables: TableManager
+
+    def __init__(
+        self,
+        *,
+        database: str | Database,
+        clock: Callable[[], float] = time.time,
+        edit_interval: float = 1.0,
+        lobby_timeout: float = 900.0,
+        away_delay: float = 0.0,
+        sync_commands: bool = True,
+        dev_guild_id: int | None = None,
+    ) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self._database = database
+        self.clock = clock
+        self._edit_interval = edit_interval
+        self._lobby_timeout = lobby_timeout
+        self._away_delay = away_delay
+        self._sync_commands = sync_commands
+        self._dev_guild_id = dev_guild_id
+
+    async def setup_hook(self) -> None:
+        if isinstance(self._database, Database):
+            self.db = self._database
+        else:
+            self.db = await Database.open(self._database, clock=self.clock)
+        await self.tree.set_translator(CatalogTranslator())
+        from bot.cogs import COGS
+
+        for cog in COGS:
+            await self.add_cog(cog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tables = TableManager(self, clock=self.clock, edit_interval=self._edit_interval,
+                                   lobby_timeout=self._lobby_timeout, away_delay=self._away_delay)
+        await self.tables.restore()
+        if self._sync_commands:
+            await self.tree.sync()
+            if self._dev_guild_id:
+                guild = discord.Object(self._dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+
+    async def is_moderator(self, interaction: discord.Interaction) -> bool:
+        """Manage Server, or the guild's configured moderator role."""
+        perms = getattr(interaction, "permissions", None)
+        if perms is not None and (perms.manage_guild or perms.administrator):
+            return True
+        if interaction.guild_id is None:
+            return False
+        config = await self.db.get_guild_config(interaction.guild_id)
+        role_id = config.moderator_role_id
+        roles = getattr(interaction.user, "roles", [])
+        return role_id is not None and any(r.id == role_id for r in roles)
+
+    async def close(self) -> None:
+        if hasattr(self, "tables"):
+            await self.tables.shutdown()
+        if hasattr(self, "db") and not isinstance(self._database, Database):
+            await self.db.close()
+        await super().close()
+
+
+def create_bot(database: str | Database = ":memory:", **options: Any) -> FudabaBot:
+    """A ready-to-run bot over a database path (or an open :class:`Database`)."""
+    return FudabaBot(database=database, **options)

@@ -1,0 +1,118 @@
+"""``/play``, ``/table`` and ``/verify``: opening tables, stopping them and checking shuffles.
+
+No ``from __future__ import annotations`` here: discord.py reads these annotations at import time.
+"""
+
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError, guarded
+from bot.i18n import t
+from bot.i18n.translator import L
+from games.core.record import TableRecord
+from games.core.rng import commitment, seeded_shuffle
+from games.registry import all_games
+
+if TYPE_CHECKING:
+    from bot.app import FudabaBot
+
+GAME_CHOICES = [
+    app_commands.Choice(name=L(spec.name_en, f"cmd.game_{gid}"), value=gid) for gid, spec in all_games().items()
+]
+MAX_CHIPS = 1_000_000_000
+
+
+class PlayCog(commands.Cog):
+    def __init__(self, bot: "FudabaBot") -> None:
+        self.bot = bot
+
+    @app_commands.command(name="play", description=L("Open a table for a game in this channel", "cmd.play"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game=L("The game to play", "cmd.play_game"),
+        buy_in=L("Chips each player brings to the table (default: the game's starting chips × stake)", "cmd.play_buy_in"),
+        stake=L("Chips per game point (default 1)", "cmd.play_stake"),
+        practice=L("A practice table: no chips at stake, bots welcome", "cmd.play_practice"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @guarded
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        buy_in: app_commands.Range[int, 1, MAX_CHIPS] | None = None,
+        stake: app_commands.Range[int, 1, 1_000_000] | None = None,
+        practice: bool = False,
+    ) -> None:
+        await self.bot.tables.open(interaction, game.value, buy_in, stake, practice)
+
+    table = app_commands.Group(name="table", description=L("Manage the table in this channel", "cmd.table"), guild_only=True)
+
+    @table.command(name="stop", description=L("End the table in this channel; an unfinished deal is void", "cmd.table_stop"))
+    @guarded
+    async def table_stop(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        live = self.bot.tables.in_channel(interaction.channel_id)
+        if live is None:
+            raise UserError("table.none_here")
+        if interaction.user.id != live.host_id and not await self.bot.is_moderator(interaction):
+            raise UserError("table.host_only")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.tables.stop(live, by=interaction.user.id)
+        await interaction.followup.send(t("table.stopped_ack", interaction.locale), ephemeral=True)
+
+    @table.command(name="show", description=L("Post the table in this channel again at the bottom", "cmd.table_show"))
+    @guarded
+    async def table_show(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        live = self.bot.tables.in_channel(interaction.channel_id)
+        if live is None or live.engine is None:
+            raise UserError("table.none_here")
+        live.repost = True
+        self.bot.tables._schedule_update(live)
+        await interaction.response.send_message(t("table.reposted", interaction.locale), ephemeral=True)
+
+    @app_commands.command(name="verify", description=L("Check the shuffle of a finished deal", "cmd.verify"))
+    @app_commands.guild_only()
+    @app_commands.describe(table_id=L("Table number", "cmd.verify_table"), deal=L("Deal number", "cmd.verify_deal"))
+    @guarded
+    async def verify(self, interaction: discord.Interaction, table_id: app_commands.Range[int, 1, 2**62],
+                     deal: app_commands.Range[int, 1, 100_000]) -> None:
+        assert interaction.guild_id is not None
+        row = await self.bot.db.get_table(table_id)
+        if row is None or row.guild_id != interaction.guild_id or not row.record:
+            raise UserError("verify.unknown_table")
+        record = TableRecord.loads(row.record)
+        live = self.bot.tables.tables.get(table_id)
+        finished = deal < live.engine.deal_no if live is not None and live.engine is not None else True
+        shuffles = [s for s in record.shuffles if s.deal == deal]
+        if not shuffles or not finished:
+            raise UserError("verify.not_finished")
+        lines = []
+        from games.registry import get_game
+
+        spec = get_game(record.game)
+        rules = spec.rules_model.model_validate(record.rules)
+        for s in shuffles:
+            if s.seed is None:
+                lines.append(t("verify.explicit", interaction.locale, purpose=s.purpose))
+                continue
+            deck = _canonical_deck(record.game, rules)
+            order = " ".join(c.notation for c in seeded_shuffle(deck, s.seed))
+            lines.append(t("verify.line", interaction.locale, purpose=s.purpose, seed=s.seed,
+                           hash=commitment(s.seed), order=order[:600]))
+        await interaction.response.send_message("\n\n".join(lines)[:1900], ephemeral=True)
+
+
+def _canonical_deck(game: str, rules: object) -> list:  # type: ignore[type-arg]
+    from games.core.cards import french_deck, kabu_deck, lukfu_deck
+
+    if game == "oicho":
+        return kabu_deck(12 if getattr(rules, "use_months_11_12", False) else 10)  # type: ignore[return-value]
+    if game == "lukfu":
+        return lukfu_deck()  # type: ignore[return-value]
+    return french_deck()  # type: ignore[return-value]

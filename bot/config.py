@@ -1,0 +1,18 @@
+"""Configuration from the environment (and a ``.env`` file): only the token is required."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Process settings. Guild-level settings live in the database and are changed with ``/config``."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr = Field(description="The bot token from the Discord developer portal")
+    database_path: str = Field(default="data/fudaba.db", description="SQLite database file (created if missing)")
+    sync_commands: bool = Field(default=True, description="Register slash commands with Discord at start-up")
+    dev_guild_id: int | None = Field(default=None, description="Also sync commands to this guild at once (testing)")
+    log_level: str = Field(default="INFO")

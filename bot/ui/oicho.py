@@ -1,0 +1,199 @@
+"""Oicho-Kabu on Discord: the table in words, the private panels, the results message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.i18n import has, t
+from bot.ui.base import ButtonSpec, GameUI, Panel, SelectSpec, TableContext
+from games.core.actions import Action, AmountRange, LegalAction
+from games.core.cards import KabuCard
+from games.core.engine import DealResult
+from games.oicho import actions as act
+from games.oicho.views import HandView, OichoPublicView, OichoSeatView
+
+MONTH_KANJI = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
+PRESETS = (1, 5, 10, 25, 50, 100)
+
+
+def card_text(card: KabuCard | None) -> str:
+    return "🂠" if card is None else f"[{card.month}]"
+
+
+def cards_text(cards: Sequence[KabuCard | None]) -> str:
+    return " ".join(card_text(c) for c in cards) or "—"
+
+
+def hand_text(hand: HandView | None, lang: str) -> str:
+    if hand is None:
+        return "?"
+    name = t(f"oicho.points_{hand.points}", lang)
+    if hand.kind != "plain":
+        key = f"oicho.hand_{hand.kind}"
+        special = t(key, lang) if has(key) else hand.kind
+        mult = f" ×{hand.multiplier}" if hand.multiplier > 1 else ""
+        return f"{special}{mult} ({name})"
+    return f"{hand.points} {name}"
+
+
+def phase_text(phase: str, lang: str) -> str:
+    key = f"oicho.phase_{phase}"
+    return t(key, lang) if has(key) else phase
+
+
+class OichoUI(GameUI):
+    game_id = "oicho"
+
+    # ------------------------------------------------------------------ public
+    def public_summary(self, view: OichoPublicView, ctx: TableContext) -> discord.Embed:
+        lang, names = ctx.lang, ctx.names
+        title = t("oicho_ui.title", lang, round=view.round_no, dealer=names[view.dealer])
+        embed = discord.Embed(title=title, colour=0x1B5E20)
+        waiting = ", ".join(names[s] for s in view.to_act) or "—"
+        embed.description = t("oicho_ui.status", lang, phase=phase_text(view.phase, lang), waiting=waiting,
+                              cap=view.cap, used=view.cap_used, left=view.cap_left)
+        for pile in view.piles:
+            bets = ", ".join(f"{names[s]} {a}" for s, a in pile.bets) or t("oicho_ui.no_bets", lang)
+            value = f"{cards_text(pile.cards)}\n{bets}"
+            if pile.hand is not None and all(c is not None for c in pile.cards):
+                value += f"\n{hand_text(pile.hand, lang)}"
+            if pile.outcome:
+                value += f"\n**{t('oicho_ui.outcome_' + pile.outcome, lang)}**"
+            embed.add_field(name=t("oicho_ui.pile", lang, n=pile.number), value=value[:1024], inline=True)
+        dealer_cards = cards_text(view.dealer_hand.cards)
+        dealer_value = dealer_cards
+        if view.dealer_hand.hand is not None:
+            dealer_value += f"\n{hand_text(view.dealer_hand.hand, lang)}"
+        embed.add_field(name=t("oicho_ui.dealer_hand", lang, name=names[view.dealer]), value=dealer_value, inline=True)
+        stacks = " · ".join(f"{names[s]} {view.stacks[s] * ctx.stake:,}" for s in range(view.seats))
+        embed.add_field(name=t("oicho_ui.stacks", lang), value=stacks[:1024], inline=False)
+        if view.maki_fuda:
+            embed.add_field(name=t("oicho_ui.maki_fuda", lang), value=cards_text(view.maki_fuda), inline=False)
+        return embed
+
+    def render(self, view: OichoPublicView, ctx: TableContext) -> bytes:
+        from bot.render.oicho import render_oicho_table
+
+        return render_oicho_table(view, list(ctx.names), ctx.lang)
+
+    # ------------------------------------------------------------------ private
+    def panel(self, view: OichoSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
+              state: dict[str, str]) -> Panel:
+        lang, names = ctx.lang, ctx.names
+        lines = [t("oicho_ui.panel_head", lang, round=view.round_no, phase=phase_text(view.phase, lang),
+                   stack=view.stacks[seat], dealer=names[view.dealer])]
+        if view.is_dealer:
+            lines.append(t("oicho_ui.you_are_dealer", lang, cards=cards_text(view.dealer_hand.cards),
+                           hand=hand_text(view.dealer_hand.hand, lang) if view.dealer_hand.hand else "—"))
+        for pile in view.piles:
+            mine = sum(a for s, a in pile.bets if s == seat)
+            visible = cards_text(pile.cards)
+            extra = f" · {hand_text(pile.hand, lang)}" if pile.hand is not None else ""
+            bet = t("oicho_ui.my_bet", lang, amount=mine) if mine else ""
+            lines.append(f"**P{pile.number}** {visible}{extra} {bet}".rstrip())
+        panel = Panel(content="")
+        ranges = [item for item in legal if isinstance(item, AmountRange)]
+        exact = [item for item in legal if not isinstance(item, AmountRange)]
+        if view.phase == "betting" and seat in view.to_act:
+            lines.append(t("oicho_ui.betting_turn", lang, cap_left=view.cap_left, most=view.bet_max,
+                           mine=view.my_bet_total))
+            pile_choice = state.get("pile", "1")
+            panel.selects.append(SelectSpec(
+                ui="pile", placeholder=t("oicho_ui.choose_pile", lang),
+                options=[(t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)), str(p.number))
+                         for p in view.piles],
+                selected=pile_choice, row=0))
+            rng = next((r for r in ranges if getattr(r.action, "pile", None) == int(pile_choice)), None)
+            for amount in PRESETS:
+                if rng is not None and amount <= rng.hi and amount != rng.hi:
+                    panel.buttons.append(ButtonSpec(label=str(amount), action=act.Bet(int(pile_choice), amount), row=1))
+                if len([b for b in panel.buttons if b.row == 1]) >= 4:
+                    break
+            if rng is not None:
+                panel.buttons.append(ButtonSpec(label=t("oicho_ui.max", lang, amount=rng.hi),
+                                                action=act.Bet(int(pile_choice), rng.hi),
+                                                style=discord.ButtonStyle.primary, row=1))
+                panel.buttons.append(ButtonSpec(label=t("oicho_ui.custom", lang), ui=f"amount:{pile_choice}", row=2,
+                                                emoji="✏️"))
+            else:
+                panel.buttons.append(ButtonSpec(label=t("oicho_ui.no_room", lang), ui="noop:", enabled=False, row=1))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_clear", lang), action=act.Clear(), row=2,
+                                            enabled=act.Clear() in exact))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_done", lang), action=act.Done(), row=2,
+                                            style=discord.ButtonStyle.success))
+        elif exact and view.phase in ("deciding", "dealer"):
+            if view.phase == "deciding" and view.current_pile:
+                pile = view.piles[view.current_pile - 1]
+                lines.append(t("oicho_ui.decide", lang, n=pile.number, cards=cards_text(pile.cards),
+                               hand=hand_text(pile.hand, lang) if pile.hand else "?"))
+            else:
+                lines.append(t("oicho_ui.dealer_decide", lang))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_draw", lang), action=act.Draw(),
+                                            enabled=act.Draw() in exact, style=discord.ButtonStyle.primary))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_stand", lang), action=act.Stand(),
+                                            enabled=act.Stand() in exact))
+        elif exact and view.phase == "round_over":
+            lines.append(t("oicho_ui.dealer_next", lang, held=view.tenure.rounds_held, limit=view.tenure.rounds_limit))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_continue", lang), action=act.Continue(),
+                                            style=discord.ButtonStyle.success, enabled=act.Continue() in exact))
+            panel.buttons.append(ButtonSpec(label=t("oicho.action_resign", lang), action=act.Resign(),
+                                            enabled=act.Resign() in exact))
+        elif view.game_over:
+            lines.append(t("oicho_ui.game_over", lang))
+        else:
+            waiting = ", ".join(names[s] for s in view.to_act) or "—"
+            lines.append(t("oicho_ui.waiting", lang, waiting=waiting))
+        panel.content = "\n".join(lines)[:1900]
+        return panel
+
+    def amount_action(self, ui_args: str, amount: int) -> Action | None:
+        try:
+            pile = int(ui_args)
+        except ValueError:
+            return None
+        return act.Bet(pile, amount)
+
+    # ------------------------------------------------------------------ results
+    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+        lang, names = ctx.lang, ctx.names
+        embed = discord.Embed(title=t("oicho_ui.result_title", lang, round=result.deal), colour=0xF9A825)
+        summary: dict[str, Any] = result.summary
+        if summary.get("void"):
+            embed.description = t("oicho_ui.void_round", lang)
+        lines = []
+        for seat, delta in enumerate(result.deltas):
+            if delta:
+                lines.append(f"{names[seat]} **{delta * ctx.stake:+,}**")
+        embed.description = (embed.description or "") + ("\n".join(lines) or t("oicho_ui.no_change", lang))
+        dealer = summary.get("dealer_hand") or summary.get("dealer")
+        if isinstance(dealer, dict):
+            embed.add_field(name=t("oicho_ui.dealer", lang), value=_summary_hand(dealer, lang), inline=False)
+        for pile in summary.get("piles", []) or []:
+            if isinstance(pile, dict) and pile.get("bets"):
+                embed.add_field(name=t("oicho_ui.pile", lang, n=pile.get("number", "?")),
+                                value=_summary_hand(pile, lang)[:1024], inline=True)
+        return embed
+
+
+def _summary_hand(data: dict[str, Any], lang: str) -> str:
+    cards = data.get("cards")
+    text = " ".join(f"[{c}]" for c in cards) if isinstance(cards, list) else ""
+    hand = data.get("hand")
+    if isinstance(hand, dict) and "points" in hand:
+        kind = hand.get("kind", "plain")
+        name = t(f"oicho.points_{hand['points']}", lang)
+        if kind != "plain":
+            key = f"oicho.hand_{kind}"
+            name = (t(key, lang) if has(key) else str(kind)) + f" ({name})"
+        text += f" · {name}"
+    outcome = data.get("outcome")
+    if isinstance(outcome, str):
+        key = f"oicho_ui.outcome_{outcome}"
+        text += f" · **{t(key, lang) if has(key) else outcome}**"
+    return text or "—"
+
+
+__all__ = ["MONTH_KANJI", "OichoUI"]

@@ -1,0 +1,99 @@
+"""Fixtures for driving the real bot through SimCord's in-memory Discord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+import simcord
+import simcord.env
+import simcord.interactions
+
+from bot.app import create_bot
+from bot.storage import Database
+
+# SimCord polls ~50 ms after each ephemeral reply; a 1 ms idle poll keeps the suite fast and stable.
+simcord.env.Env._settle_internal.__kwdefaults__["idle"] = 0.001
+
+LOCALES: dict[int, str] = {}
+"""Per-user Discord locale for the next interactions (SimCord always sends en-US otherwise)."""
+
+_original_base_payload = simcord.interactions.base_payload
+
+
+def _base_payload(*args: Any, **kwargs: Any) -> Any:
+    record, payload = _original_base_payload(*args, **kwargs)
+    locale = LOCALES.get(int(kwargs.get("user_id", 0)))
+    if locale:
+        payload["locale"] = locale
+        if "guild_locale" in payload:
+            payload["guild_locale"] = locale
+    return record, payload
+
+
+simcord.interactions.base_payload = _base_payload
+
+
+class FakeClock:
+    """Wall-clock seconds the bot reads (daily cooldowns, message ages); tests move it by hand."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest_asyncio.fixture
+async def database(tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
+    db = await Database.open(str(tmp_path / "fudaba.db"), clock=clock)
+    try:
+        yield db
+    finally:
+        await db.close()
+
+
+def make_bot(database: Database, clock: FakeClock) -> Any:
+    return create_bot(database, clock=clock, edit_interval=0.0, lobby_timeout=900.0)
+
+
+@pytest_asyncio.fixture
+async def simcord_bot(database: Database, clock: FakeClock) -> AsyncIterator[Any]:
+    bot = make_bot(database, clock)
+    yield bot
+    LOCALES.clear()
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    guild: Any
+    channel: Any
+    alice: Any
+    bob: Any
+    carol: Any
+    mod: Any
+
+
+@pytest.fixture
+def world(simcord_env: simcord.Env) -> World:
+    guild = simcord_env.create_guild("Card Club")
+    channel = guild.create_text_channel("tables")
+    mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
+    alice = guild.add_member(simcord_env.create_user("alice"))
+    bob = guild.add_member(simcord_env.create_user("bob"))
+    carol = guild.add_member(simcord_env.create_user("carol"))
+    mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
+    return World(simcord_env, guild, channel, alice, bob, carol, mod)
