@@ -1,0 +1,132 @@
+"""Fudaba's storage: every SQL statement of the project lives in this package.
+
+One :class:`Database` wraps one aiosqlite connection (WAL, ``synchronous=NORMAL``, foreign keys,
+busy timeout). Numbered migrations in ``migrations/NNNN_name.sql`` are applied in order at open,
+each in one transaction, and recorded in ``schema_version``.
+
+Public API (all methods are coroutines; chips are ints; times are Unix seconds from the clock)::
+
+    db = await Database.open(path, clock=time.time)      # ":memory:" for tests
+    await db.close()                                      # or: async with await Database.open(...) as db
+    await db.migrate() -> list[int]; await db.schema_version() -> int
+
+    # guild configuration (defaults when never set)
+    get_config(guild_id) -> GuildConfig
+    set_config(guild_id, *, actor_id, **changes) -> GuildConfig          # validated: storage.config_*
+
+    # economy
+    ensure_member(guild_id, user_id) -> Wallet            # first use credits the starting balance
+    balance(guild_id, user_id) -> int
+    claim_daily(guild_id, user_id, *, now=None, key=None) -> DailyClaim   # claimed / retry_after
+    grant(guild_id, user_id, amount, *, actor_id, note=None, key=None) -> Transfer
+    take(guild_id, user_id, amount, *, actor_id, note=None, key=None) -> Transfer  # refuses overdraw
+    give(guild_id, sender_id, recipient_id, amount, *, key=None) -> Transfer        # needs give_enabled
+    house_balance(guild_id) -> int
+    leaderboard(guild_id, *, offset=0, limit=10) -> LeaderboardPage                # by balance
+    net_leaderboard(guild_id, game, *, offset=0, limit=10) -> LeaderboardPage      # by net winnings
+    rank(guild_id, user_id, *, game=None) -> LeaderboardEntry | None
+
+    # tables (each operation is one transaction)
+    open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False) -> Table
+    get_table(table_id) -> Table | None; active_table_in(channel_id) -> Table | None
+    list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
+    join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None) -> SeatChange
+    add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None) -> SeatChange
+    leave_lobby(table_id, *, user_id=None | position=None, key=None) -> SeatChange
+    set_away(table_id, user_id, away) -> None
+    start_table(table_id, *, record=None) -> Table       # positions renumbered 0..n-1 = engine seats
+    save_record(table_id, record, *, message_id=None, message_created_at=None) -> None
+    set_message(table_id, message_id, created_at) -> None
+    settle_deal(table_id, deal_no, deltas, summary, *, key=None) -> Settlement
+    cancel_table(table_id, *, actor_id=None, key=None) -> Closure        # lobby only, refunds
+    close_table(table_id, *, actor_id=None, voided=False, key=None) -> Closure
+    table_history(table_id, *, limit=20) -> list[HandRecord]
+    member_history(guild_id, user_id, *, limit=20) -> list[HandRecord]
+
+    # house rules (JSON dumps of the games' pydantic models) and their audit trail
+    get_house_rules(guild_id, game) -> dict | None
+    set_house_rule(guild_id, game, data, *, actor_id, path, old_value, new_value, reset=False) -> None
+    reset_house_rules(guild_id, game, *, actor_id) -> None
+    house_rule_history(guild_id, game=None, *, limit=20) -> list[RuleChange]
+
+    # health
+    verify_ledger(guild_id=None) -> list[str]            # empty when every balance matches the ledger
+
+Errors are :class:`StorageError` subclasses with a stable ``code`` (``storage.insufficient_funds``,
+``storage.channel_busy``, ``storage.settlement_overdraws_stack``, …) and ``params`` for the message.
+
+The ledger. Every chip movement is one row in ``movements`` (guild, reason, idempotency key,
+actor, table, time) and ledger legs that sum to zero, written in the same transaction as the
+balances they change. Accounts: member wallets (never below 0), seat stacks (escrow, never below
+0), and per guild a *house* and a *mint*. The mint is the counterpart of starting credits, dailies
+and grants (and the sink of takes), so its balance is minus the chips in circulation. The house
+funds bot seats at chip tables and takes their stacks back at the end; it is not seeded and has no
+floor, so a negative house means bots have lost chips to members overall (the guild's subsidy of
+bot play, visible with ``house_balance``). A practice table moves no chips: its stacks are virtual
+and its movements have no legs.
+
+Idempotency. Each movement's key is UNIQUE. Replaying a key returns the original result with
+``replayed=True`` and changes nothing; using it for a different kind of operation raises
+``storage.idempotency_conflict``. Defaults: ``settle:<table>:<deal>``, ``close:<table>``,
+``cancel:<table>``, ``starting_credit:<guild>:<user>``; other operations get a random key unless
+the caller passes one (an interaction id, say). A refused operation records nothing, so its key
+may be used again.
+
+Concurrency. One connection serialises statements, not transactions, so every transaction runs
+under one ``asyncio.Lock`` held only across database I/O. Reads take the lock too: on a shared
+connection they would otherwise see another coroutine's transaction half done.
+"""
+
+from __future__ import annotations
+
+from bot.storage.database import Database
+from bot.storage.errors import (
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidState,
+    InvalidValue,
+    NotFound,
+    StorageError,
+)
+from bot.storage.models import (
+    REASONS,
+    Closure,
+    DailyClaim,
+    GuildConfig,
+    HandRecord,
+    LeaderboardEntry,
+    LeaderboardPage,
+    RuleChange,
+    Seat,
+    SeatChange,
+    Settlement,
+    Table,
+    TableStatus,
+    Transfer,
+    Wallet,
+)
+
+__all__ = [
+    "REASONS",
+    "Closure",
+    "DailyClaim",
+    "Database",
+    "GuildConfig",
+    "HandRecord",
+    "IdempotencyConflict",
+    "InsufficientFunds",
+    "InvalidState",
+    "InvalidValue",
+    "LeaderboardEntry",
+    "LeaderboardPage",
+    "NotFound",
+    "RuleChange",
+    "Seat",
+    "SeatChange",
+    "Settlement",
+    "StorageError",
+    "Table",
+    "TableStatus",
+    "Transfer",
+    "Wallet",
+]

@@ -1,0 +1,213 @@
+"""The connection, the write lock, statement helpers and the one place that moves chips (``_move``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Literal, NamedTuple
+
+import aiosqlite
+
+from bot.storage.errors import IdempotencyConflict, InsufficientFunds, NotFound, StorageError
+from bot.storage.models import GuildConfig, Wallet
+
+Clock = Callable[[], float]
+Account = Literal["wallet", "seat", "house", "mint"]
+
+
+class Leg(NamedTuple):
+    """One side of a movement: ``delta`` chips into (or, negative, out of) an account."""
+
+    account: Account
+    delta: int
+    user_id: int | None = None  # wallet legs; the seated member on a seat leg
+    seat_id: int | None = None
+
+
+class Core:
+    """State and helpers shared by the operation mixins; see :class:`bot.storage.Database`."""
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
+        self._conn = conn
+        self._clock = clock
+        # One connection serialises statements, not transactions: every transaction (and every
+        # read, so it never sees another coroutine's half-done transaction) runs under this lock,
+        # which is held across database I/O only.
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ statement helpers
+    # Each consumes its cursor: an unconsumed one leaves a statement running and breaks COMMIT.
+
+    async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._conn.execute(sql, params) as cur:
+            return cur.rowcount
+
+    async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        async with self._conn.execute(sql, params) as cur:
+            rowid = cur.lastrowid
+        assert rowid is not None
+        return rowid
+
+    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
+        async with self._conn.execute(sql, params) as cur:
+            row: aiosqlite.Row | None = await cur.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
+        async with self._conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        row = await self._one(sql, params)
+        return None if row is None else row[0]
+
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[float]:
+        """One write transaction under the lock; yields the transaction's timestamp."""
+        async with self._lock:
+            await self._exec("BEGIN IMMEDIATE")
+            try:
+                yield self._clock()
+            except BaseException:
+                if self._conn.in_transaction:
+                    await self._exec("ROLLBACK")
+                raise
+            await self._exec("COMMIT")
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[None]:
+        async with self._lock:
+            yield
+
+    # ------------------------------------------------------------------ shared pieces of transactions
+
+    async def _replayed(self, key: str, reason: str) -> str | None:
+        """The stored outcome if ``key`` was already used for ``reason`` (a no-op replay)."""
+        row = await self._one("SELECT reason, outcome FROM movements WHERE idem_key = ?", (key,))
+        if row is None:
+            return None
+        if row["reason"] != reason:
+            raise IdempotencyConflict(key, row["reason"], reason)
+        return str(row["outcome"] or "null")
+
+    async def _move(
+        self,
+        guild_id: int,
+        reason: str,
+        key: str,
+        legs: Iterable[Leg],
+        now: float,
+        *,
+        actor_id: int | None = None,
+        table_id: int | None = None,
+        note: str | None = None,
+    ) -> int:
+        """Record one movement and apply its legs; the only code that changes a balance. Returns its id.
+
+        Wallets and seat stacks change through conditional updates that refuse to go below 0, so an
+        overdraw raises :class:`InsufficientFunds` and the caller's transaction rolls back.
+        """
+        legs = [leg for leg in legs if leg.delta != 0]
+        if sum(leg.delta for leg in legs) != 0:
+            raise StorageError("storage.unbalanced", f"movement {reason} does not sum to zero: {legs}")
+        movement_id = await self._insert(
+            "INSERT INTO movements (guild_id, reason, idem_key, actor_id, table_id, note, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (guild_id, reason, key, actor_id, table_id, note, now),
+        )
+        # Debits first, so a refusal happens before anything was credited (it all rolls back anyway).
+        for leg in sorted(legs, key=lambda leg: leg.delta):
+            await self._apply(guild_id, leg)
+            await self._exec(
+                "INSERT INTO ledger (movement_id, guild_id, account, user_id, seat_id, delta) VALUES (?, ?, ?, ?, ?, ?)",
+                (movement_id, guild_id, leg.account, leg.user_id, leg.seat_id, leg.delta),
+            )
+        return movement_id
+
+    async def _apply(self, guild_id: int, leg: Leg) -> None:
+        if leg.account == "wallet":
+            changed = await self._exec(
+                "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
+                (leg.delta, guild_id, leg.user_id, leg.delta),
+            )
+            if not changed:
+                available = await self._scalar(
+                    "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, leg.user_id)
+                )
+                if available is None:
+                    raise NotFound("storage.no_wallet", f"no wallet for user {leg.user_id}", user_id=leg.user_id)
+                raise InsufficientFunds(
+                    f"user {leg.user_id} has {available} chips, needs {-leg.delta}",
+                    needed=-leg.delta,
+                    available=available,
+                    user_id=leg.user_id,
+                )
+        elif leg.account == "seat":
+            changed = await self._exec(
+                "UPDATE seats SET stack = stack + ? WHERE id = ? AND stack + ? >= 0",
+                (leg.delta, leg.seat_id, leg.delta),
+            )
+            if not changed:
+                available = await self._scalar("SELECT stack FROM seats WHERE id = ?", (leg.seat_id,))
+                raise InsufficientFunds(
+                    f"seat {leg.seat_id} has {available} chips, needs {-leg.delta}",
+                    needed=-leg.delta,
+                    available=available or 0,
+                    seat_id=leg.seat_id,
+                )
+        else:
+            # The house and the mint have no floor (see the package docstring).
+            await self._exec(
+                "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
+                (guild_id, leg.account, leg.delta),
+            )
+
+    async def _set_outcome(self, movement_id: int, outcome: str) -> None:
+        await self._exec("UPDATE movements SET outcome = ? WHERE id = ?", (outcome, movement_id))
+
+    async def _config(self, guild_id: int) -> GuildConfig:
+        row = await self._one("SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,))
+        if row is None:
+            return GuildConfig(guild_id=guild_id)
+        return GuildConfig(
+            guild_id=guild_id,
+            starting_balance=row["starting_balance"],
+            daily_amount=row["daily_amount"],
+            daily_cooldown_seconds=row["daily_cooldown_seconds"],
+            turn_timer_seconds=row["turn_timer_seconds"],
+            allowed_channel_ids=tuple(json.loads(row["allowed_channel_ids"])),
+            bots_play_for_chips=bool(row["bots_play_for_chips"]),
+            give_enabled=bool(row["give_enabled"]),
+            moderator_role_id=row["moderator_role_id"],
+            updated_by=row["updated_by"],
+            updated_at=row["updated_at"],
+        )
+
+    async def _wallet(self, guild_id: int, user_id: int) -> Wallet | None:
+        row = await self._one("SELECT * FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        if row is None:
+            return None
+        return Wallet(guild_id, user_id, row["balance"], row["last_daily_at"], row["created_at"])
+
+    async def _ensure_wallet(self, guild_id: int, user_id: int, now: float) -> Wallet:
+        """The member's wallet, created on first use with the guild's starting credit (inside a transaction)."""
+        wallet = await self._wallet(guild_id, user_id)
+        if wallet is not None:
+            return wallet
+        config = await self._config(guild_id)
+        await self._exec(
+            "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)", (guild_id, user_id, now)
+        )
+        amount = config.starting_balance
+        await self._move(
+            guild_id,
+            "starting_credit",
+            f"starting_credit:{guild_id}:{user_id}",
+            [Leg("mint", -amount), Leg("wallet", amount, user_id=user_id)],
+            now,
+            actor_id=user_id,
+        )
+        return Wallet(guild_id, user_id, amount, None, now)

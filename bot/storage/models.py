@@ -1,0 +1,226 @@
+"""Typed results returned by :class:`bot.storage.Database`. All frozen; chips are ints, times Unix seconds."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+TableStatus = Literal["lobby", "playing", "ended", "cancelled"]
+ACTIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
+
+# Reasons a movement may carry (mirrors the CHECK constraint of the `movements` table).
+REASONS = (
+    "starting_credit",  # mint → wallet, once per member
+    "daily",  # mint → wallet
+    "grant",  # mint → wallet, by a moderator
+    "take",  # wallet → mint, by a moderator
+    "give",  # wallet → wallet
+    "buy_in",  # wallet → seat
+    "cash_out",  # seat → wallet when a table closes
+    "refund",  # seat → wallet when a member leaves the lobby or the table is cancelled
+    "settlement",  # seat ↔ seat at the end of a deal
+    "house_fund",  # house → bot seat
+    "house_return",  # bot seat → house
+    "void",  # seat → wallet / house when a table is stopped mid-deal (the deal moved nothing)
+)
+
+
+@dataclass(frozen=True)
+class GuildConfig:
+    """Per-guild settings; a guild without a stored row gets these defaults."""
+
+    guild_id: int
+    starting_balance: int = 1000
+    daily_amount: int = 100
+    daily_cooldown_seconds: int = 86400
+    turn_timer_seconds: int = 60
+    allowed_channel_ids: tuple[int, ...] = ()
+    bots_play_for_chips: bool = False
+    give_enabled: bool = False
+    moderator_role_id: int | None = None
+    updated_by: int | None = None
+    updated_at: float | None = None
+
+    def channel_allowed(self, channel_id: int) -> bool:
+        """Whether tables may open in ``channel_id`` (an empty list allows every channel)."""
+        return not self.allowed_channel_ids or channel_id in self.allowed_channel_ids
+
+
+@dataclass(frozen=True)
+class Wallet:
+    guild_id: int
+    user_id: int
+    balance: int
+    last_daily_at: float | None
+    created_at: float
+
+
+@dataclass(frozen=True)
+class DailyClaim:
+    """``claimed`` False means the cooldown is running: nothing moved, ``retry_after`` seconds remain."""
+
+    claimed: bool
+    amount: int
+    balance: int
+    retry_after: float
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """A grant, take or give. ``sender_balance`` / ``recipient_balance`` are None for the mint side."""
+
+    movement_id: int
+    key: str
+    reason: str
+    amount: int
+    sender_balance: int | None
+    recipient_balance: int | None
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Seat:
+    id: int
+    table_id: int
+    position: int
+    user_id: int | None
+    bot_name: str | None
+    stack: int
+    buy_in: int
+    away: bool
+    joined_at: float
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table row and its seats (ordered by position, which is the engine's seat index)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    host_id: int
+    status: TableStatus
+    stake: int
+    buy_in: int
+    rules: dict[str, Any]
+    practice: bool
+    message_id: int | None
+    message_created_at: float | None
+    record: str | None
+    created_at: float
+    updated_at: float
+    seats: tuple[Seat, ...] = ()
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(frozen=True)
+class SeatChange:
+    """A seat taken or given up. ``wallet_balance`` is None for bot seats and practice tables."""
+
+    table_id: int
+    seat_id: int
+    position: int
+    stack: int
+    wallet_balance: int | None
+    movement_id: int | None
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A settled deal: ``deltas`` and ``stacks`` (after) by seat position."""
+
+    table_id: int
+    deal_no: int
+    hand_id: int
+    movement_id: int
+    deltas: tuple[int, ...]
+    stacks: tuple[int, ...]
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A table ended or cancelled; ``returned`` is (position, chips) for each stack paid back."""
+
+    table_id: int
+    status: TableStatus
+    returned: tuple[tuple[int, int], ...]
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class LeaderboardEntry:
+    rank: int  # competition ranking: equal values share a rank
+    user_id: int
+    value: int
+    deals_played: int | None = None  # only for the per-game board
+
+
+@dataclass(frozen=True)
+class LeaderboardPage:
+    entries: tuple[LeaderboardEntry, ...]
+    total: int
+    offset: int
+    limit: int
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    id: int
+    table_id: int
+    guild_id: int
+    game: str
+    deal_no: int
+    deltas: tuple[int, ...]
+    summary: dict[str, Any]
+    created_at: float
+    position: int | None = None  # set when queried for one member: their seat position
+
+
+@dataclass(frozen=True)
+class RuleChange:
+    id: int
+    guild_id: int
+    game: str
+    actor_id: int | None
+    at: float
+    path: str
+    old_value: Any
+    new_value: Any
+    reset: bool
+
+
+T = TypeVar("T")
+
+
+def dump_outcome(result: Any) -> str:
+    """JSON of a result dataclass, stored with its movement so a replayed key returns it again."""
+    data = dataclasses.asdict(result)
+    data.pop("replayed", None)
+    return json.dumps(data, separators=(",", ":"))
+
+
+def load_outcome(cls: Callable[..., T], text: str) -> T:
+    """The result stored by :func:`dump_outcome`, marked ``replayed``."""
+    data = {k: _tuples(v) for k, v in json.loads(text).items()}
+    return cls(**data, replayed=True)
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -1,0 +1,523 @@
+"""Tables and seats: opening, joining, bots, starting, records, settling deals, closing, hand history.
+
+Chips reach a table only as seat stacks (escrow, rules.md §0.4): a wallet pays the buy-in into the
+stack, deals move chips between stacks at settlement, and closing pays every stack back. A practice
+table moves no chips: its stacks are virtual and its movements have no ledger legs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.core import Core, Leg
+from bot.storage.economy import check_amount
+from bot.storage.errors import InsufficientFunds, InvalidState, InvalidValue, NotFound, StorageError
+from bot.storage.models import (
+    ACTIVE_STATUSES,
+    Closure,
+    HandRecord,
+    Seat,
+    SeatChange,
+    Settlement,
+    Table,
+    TableStatus,
+    dump_outcome,
+    load_outcome,
+)
+
+MAX_STAKE = 1_000_000
+
+
+def _seat(row: aiosqlite.Row) -> Seat:
+    return Seat(
+        id=row["id"],
+        table_id=row["table_id"],
+        position=row["position"],
+        user_id=row["user_id"],
+        bot_name=row["bot_name"],
+        stack=row["stack"],
+        buy_in=row["buy_in"],
+        away=bool(row["away"]),
+        joined_at=row["joined_at"],
+    )
+
+
+def _table(row: aiosqlite.Row, seats: Sequence[Seat]) -> Table:
+    return Table(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        host_id=row["host_id"],
+        status=row["status"],
+        stake=row["stake"],
+        buy_in=row["buy_in"],
+        rules=json.loads(row["rules"]),
+        practice=bool(row["practice"]),
+        message_id=row["message_id"],
+        message_created_at=row["message_created_at"],
+        record=row["record"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        seats=tuple(seats),
+    )
+
+
+def _hand(row: aiosqlite.Row, position: int | None = None) -> HandRecord:
+    return HandRecord(
+        id=row["id"],
+        table_id=row["table_id"],
+        guild_id=row["guild_id"],
+        game=row["game"],
+        deal_no=row["deal_no"],
+        deltas=tuple(json.loads(row["deltas"])),
+        summary=json.loads(row["summary"]),
+        created_at=row["created_at"],
+        position=position,
+    )
+
+
+class TableOps(Core):
+    # ------------------------------------------------------------------ reading
+
+    async def _table_row(self, table_id: int) -> Table:
+        """The table with its current seats, or :class:`NotFound` (inside a transaction or read)."""
+        row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        if row is None:
+            raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+        seats = await self._all(
+            "SELECT * FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY position", (table_id,)
+        )
+        return _table(row, [_seat(s) for s in seats])
+
+    async def get_table(self, table_id: int) -> Table | None:
+        """The table and its seats, or None."""
+        async with self._read():
+            try:
+                return await self._table_row(table_id)
+            except NotFound:
+                return None
+
+    async def active_table_in(self, channel_id: int) -> Table | None:
+        """The lobby or playing table in a channel, if any."""
+        async with self._read():
+            table_id = await self._scalar(
+                "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+            )
+            return None if table_id is None else await self._table_row(table_id)
+
+    async def list_active_tables(self, guild_id: int | None = None) -> list[Table]:
+        """Every lobby or playing table (of one guild, or all: what a restart resumes)."""
+        async with self._read():
+            where = "status IN ('lobby', 'playing')" + ("" if guild_id is None else " AND guild_id = ?")
+            params = () if guild_id is None else (guild_id,)
+            rows = await self._all(f"SELECT * FROM tables WHERE {where} ORDER BY id", params)
+            seats = await self._all(
+                "SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id"
+                f" WHERE s.left_at IS NULL AND t.{where} ORDER BY s.table_id, s.position",
+                params,
+            )
+        by_table: dict[int, list[Seat]] = {}
+        for s in seats:
+            by_table.setdefault(s["table_id"], []).append(_seat(s))
+        return [_table(row, by_table.get(row["id"], [])) for row in rows]
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def open_table(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        *,
+        buy_in: int,
+        stake: int = 1,
+        rules: Mapping[str, Any] | None = None,
+        practice: bool = False,
+    ) -> Table:
+        """A new table in the lobby; :class:`StorageError` ``storage.channel_busy`` if the channel has one."""
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
+            raise InvalidValue("storage.invalid_stake", f"stake must be 1–{MAX_STAKE}", stake=stake)
+        check_amount(buy_in)
+        rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
+        async with self._write() as now:
+            busy = await self._scalar(
+                "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+            )
+            if busy is not None:
+                raise StorageError(
+                    "storage.channel_busy", f"channel {channel_id} already has table {busy}", table_id=busy
+                )
+            table_id = await self._insert(
+                "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, rules, practice,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), now, now),
+            )
+            return await self._table_row(table_id)
+
+    async def _active(self, table_id: int, *statuses: TableStatus) -> Table:
+        table = await self._table_row(table_id)
+        if table.status not in statuses:
+            raise InvalidState(
+                f"storage.table_not_{statuses[0]}" if len(statuses) == 1 else "storage.table_not_active",
+                f"table {table_id} is {table.status}",
+                table_id=table_id,
+                status=table.status,
+            )
+        return table
+
+    async def _take_seat(
+        self,
+        table: Table,
+        *,
+        user_id: int | None,
+        bot_name: str | None,
+        buy_in: int | None,
+        max_seats: int | None,
+        key: str,
+        now: float,
+    ) -> SeatChange:
+        buy_in = table.buy_in if buy_in is None else buy_in
+        check_amount(buy_in)
+        if max_seats is not None and len(table.seats) >= max_seats:
+            raise InvalidState(
+                "storage.table_full", f"table {table.id} is full", table_id=table.id, max_seats=max_seats
+            )
+        taken = {s.position for s in table.seats}
+        position = next(p for p in range(len(taken) + 1) if p not in taken)
+        wallet_balance: int | None = None
+        if user_id is not None and not table.practice:
+            wallet = await self._ensure_wallet(table.guild_id, user_id, now)
+            if wallet.balance < buy_in:
+                raise InsufficientFunds(
+                    f"user {user_id} has {wallet.balance} chips, the buy-in is {buy_in}",
+                    needed=buy_in,
+                    available=wallet.balance,
+                    user_id=user_id,
+                )
+            wallet_balance = wallet.balance - buy_in
+        # A practice stack is virtual: it starts full and no movement funds it.
+        seat_id = await self._insert(
+            "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now),
+        )
+        legs: list[Leg] = []
+        if not table.practice:
+            source = Leg("wallet", -buy_in, user_id=user_id) if user_id is not None else Leg("house", -buy_in)
+            legs = [source, Leg("seat", buy_in, user_id=user_id, seat_id=seat_id)]
+        reason = "buy_in" if user_id is not None else "house_fund"
+        movement_id = await self._move(
+            table.guild_id, reason, key, legs, now, actor_id=user_id, table_id=table.id, note=bot_name
+        )
+        result = SeatChange(table.id, seat_id, position, buy_in, wallet_balance, movement_id)
+        await self._set_outcome(movement_id, dump_outcome(result))
+        return result
+
+    async def join_table(
+        self,
+        table_id: int,
+        user_id: int,
+        *,
+        buy_in: int | None = None,
+        max_seats: int | None = None,
+        key: str | None = None,
+    ) -> SeatChange:
+        """Seat a member in the lobby, moving the buy-in (default: the table's) from their wallet to the stack.
+
+        Raises :class:`InsufficientFunds` if the wallet cannot pay, ``storage.already_seated``,
+        ``storage.table_full`` (when ``max_seats`` is given) or ``storage.table_not_lobby``.
+        """
+        key = key or f"join:{uuid.uuid4().hex}"
+        async with self._write() as now:
+            if (stored := await self._replayed(key, "buy_in")) is not None:
+                return load_outcome(SeatChange, stored)
+            table = await self._active(table_id, "lobby")
+            if table.seat_of(user_id) is not None:
+                raise InvalidState(
+                    "storage.already_seated", f"user {user_id} is already at table {table_id}", table_id=table_id
+                )
+            return await self._take_seat(
+                table, user_id=user_id, bot_name=None, buy_in=buy_in, max_seats=max_seats, key=key, now=now
+            )
+
+    async def add_bot_seat(
+        self,
+        table_id: int,
+        bot_name: str,
+        *,
+        buy_in: int | None = None,
+        max_seats: int | None = None,
+        key: str | None = None,
+    ) -> SeatChange:
+        """Seat a bot player. At a chip table the house funds its stack, which needs the guild's
+        ``bots_play_for_chips`` (else ``storage.bots_not_for_chips``); at a practice table it is virtual."""
+        key = key or f"bot:{uuid.uuid4().hex}"
+        async with self._write() as now:
+            if (stored := await self._replayed(key, "house_fund")) is not None:
+                return load_outcome(SeatChange, stored)
+            table = await self._active(table_id, "lobby")
+            if not table.practice and not (await self._config(table.guild_id)).bots_play_for_chips:
+                raise StorageError(
+                    "storage.bots_not_for_chips", "bots may not play for chips in this server", table_id=table_id
+                )
+            return await self._take_seat(
+                table, user_id=None, bot_name=bot_name, buy_in=buy_in, max_seats=max_seats, key=key, now=now
+            )
+
+    async def leave_lobby(
+        self, table_id: int, *, user_id: int | None = None, position: int | None = None, key: str | None = None
+    ) -> SeatChange:
+        """Give up a lobby seat (a member's by ``user_id``, or any by ``position``), refunding its stack."""
+        if (user_id is None) == (position is None):
+            raise InvalidValue("storage.invalid_seat", "give exactly one of user_id and position")
+        key = key or f"leave:{uuid.uuid4().hex}"
+        async with self._write() as now:
+            if (stored := await self._replayed(key, "refund")) is not None:
+                return load_outcome(SeatChange, stored)
+            table = await self._active(table_id, "lobby")
+            seat = (
+                table.seat_of(user_id)
+                if user_id is not None
+                else next((s for s in table.seats if s.position == position), None)
+            )
+            if seat is None:
+                raise NotFound("storage.not_seated", f"no such seat at table {table_id}", table_id=table_id)
+            await self._exec("UPDATE seats SET left_at = ? WHERE id = ?", (now, seat.id))
+            movement_id = await self._move(
+                table.guild_id,
+                "refund",
+                key,
+                [] if table.practice else self._return_legs(seat),
+                now,
+                actor_id=user_id,
+                table_id=table_id,
+            )
+            wallet_balance = None
+            if seat.user_id is not None and not table.practice:
+                wallet_balance = await self._scalar(
+                    "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (table.guild_id, seat.user_id)
+                )
+            result = SeatChange(table_id, seat.id, seat.position, 0, wallet_balance, movement_id)
+            await self._set_outcome(movement_id, dump_outcome(result))
+            return result
+
+    @staticmethod
+    def _return_legs(seat: Seat) -> list[Leg]:
+        """The legs paying a seat's whole stack back to its wallet (or the house, for a bot)."""
+        back = Leg("wallet", seat.stack, user_id=seat.user_id) if seat.user_id is not None else Leg("house", seat.stack)
+        return [Leg("seat", -seat.stack, user_id=seat.user_id, seat_id=seat.id), back]
+
+    async def set_away(self, table_id: int, user_id: int, away: bool) -> None:
+        """Mark a seated member away (the bot plays or passes for them) or back."""
+        async with self._write() as now:
+            changed = await self._exec(
+                "UPDATE seats SET away = ? WHERE table_id = ? AND user_id = ? AND left_at IS NULL",
+                (int(away), table_id, user_id),
+            )
+            if not changed:
+                raise NotFound("storage.not_seated", f"user {user_id} is not at table {table_id}", table_id=table_id)
+            await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+
+    async def start_table(self, table_id: int, *, record: str | None = None) -> Table:
+        """Lobby → playing. Seat positions are renumbered 0..n-1 in order: they are the engine's seat indices."""
+        async with self._write() as now:
+            table = await self._active(table_id, "lobby")
+            # Ascending order never collides: each seat moves down into a position already vacated.
+            for index, seat in enumerate(table.seats):
+                if seat.position != index:
+                    await self._exec("UPDATE seats SET position = ? WHERE id = ?", (index, seat.id))
+            await self._exec(
+                "UPDATE tables SET status = 'playing', record = coalesce(?, record), updated_at = ? WHERE id = ?",
+                (record, now, table_id),
+            )
+            return await self._table_row(table_id)
+
+    async def save_record(
+        self,
+        table_id: int,
+        record: str,
+        *,
+        message_id: int | None = None,
+        message_created_at: float | None = None,
+    ) -> None:
+        """Store the table record (JSON text) after an action, and the public message if it was (re)posted."""
+        async with self._write() as now:
+            changed = await self._exec(
+                "UPDATE tables SET record = ?, message_id = coalesce(?, message_id),"
+                " message_created_at = coalesce(?, message_created_at), updated_at = ? WHERE id = ?",
+                (record, message_id, message_created_at, now, table_id),
+            )
+            if not changed:
+                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+
+    async def set_message(self, table_id: int, message_id: int, created_at: float) -> None:
+        """Remember the table's public message (after posting or reposting it)."""
+        async with self._write() as now:
+            changed = await self._exec(
+                "UPDATE tables SET message_id = ?, message_created_at = ?, updated_at = ? WHERE id = ?",
+                (message_id, created_at, now, table_id),
+            )
+            if not changed:
+                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+
+    # ------------------------------------------------------------------ settlement
+
+    async def settle_deal(
+        self,
+        table_id: int,
+        deal_no: int,
+        deltas: Sequence[int],
+        summary: Mapping[str, Any],
+        *,
+        key: str | None = None,
+    ) -> Settlement:
+        """Apply one finished deal in a single transaction: stacks, ledger, hand history and player stats.
+
+        ``deltas`` are chips (points × stake) by seat position and must sum to zero; a settlement that
+        would drive a stack below 0 is refused (``storage.settlement_overdraws_stack``) and changes
+        nothing. The default key ``settle:<table>:<deal>`` makes a repeated call a no-op.
+        """
+        key = key or f"settle:{table_id}:{deal_no}"
+        deltas = [int(d) for d in deltas]
+        summary_json = json.dumps(dict(summary), ensure_ascii=False, separators=(",", ":"))
+        async with self._write() as now:
+            if (stored := await self._replayed(key, "settlement")) is not None:
+                return load_outcome(Settlement, stored)
+            table = await self._active(table_id, "playing")
+            seats = table.seats
+            if len(deltas) != len(seats):
+                raise InvalidValue(
+                    "storage.settlement_seat_mismatch",
+                    f"{len(deltas)} deltas for {len(seats)} seats",
+                    deltas=len(deltas),
+                    seats=len(seats),
+                )
+            if sum(deltas) != 0:
+                raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)}", total=sum(deltas))
+            for seat, delta in zip(seats, deltas, strict=True):
+                if seat.stack + delta < 0:
+                    raise InvalidValue(
+                        "storage.settlement_overdraws_stack",
+                        f"seat {seat.position} has {seat.stack} chips, cannot lose {-delta}",
+                        position=seat.position,
+                        stack=seat.stack,
+                        delta=delta,
+                    )
+            legs = [Leg("seat", d, user_id=s.user_id, seat_id=s.id) for s, d in zip(seats, deltas, strict=True)]
+            if table.practice:
+                for leg in legs:
+                    if leg.delta:
+                        await self._apply(table.guild_id, leg)  # virtual stacks: no ledger legs
+                legs = []
+            movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
+            try:
+                hand_id = await self._insert(
+                    "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise InvalidState(
+                    "storage.deal_already_settled",
+                    f"deal {deal_no} of table {table_id} is already settled",
+                    table_id=table_id,
+                    deal_no=deal_no,
+                ) from exc
+            if not table.practice:
+                for seat, delta in zip(seats, deltas, strict=True):
+                    if seat.user_id is None:
+                        continue
+                    await self._exec(
+                        "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
+                        " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
+                        " net = net + excluded.net, deals_played = deals_played + 1, updated_at = excluded.updated_at",
+                        (table.guild_id, seat.user_id, table.game, delta, now),
+                    )
+            await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+            stacks = tuple(s.stack + d for s, d in zip(seats, deltas, strict=True))
+            result = Settlement(table_id, deal_no, hand_id, movement_id, tuple(deltas), stacks)
+            await self._set_outcome(movement_id, dump_outcome(result))
+            return result
+
+    # ------------------------------------------------------------------ closing
+
+    async def _finish(
+        self, table: Table, status: TableStatus, reason: str, key: str, actor_id: int | None, now: float
+    ) -> Closure:
+        """Pay every stack back (members' to wallets under ``reason``, bots' to the house) and set ``status``.
+
+        The members' movement carries ``key`` (and the replayable outcome); the bots' carries ``key:house``.
+        """
+        members = [s for s in table.seats if s.user_id is not None and s.stack]
+        bots = [s for s in table.seats if s.user_id is None and s.stack]
+        funded = not table.practice
+        member_legs = [leg for s in members for leg in self._return_legs(s)] if funded else []
+        movement_id = await self._move(
+            table.guild_id, reason, key, member_legs, now, actor_id=actor_id, table_id=table.id
+        )
+        if funded and bots:
+            bot_legs = [leg for s in bots for leg in self._return_legs(s)]
+            await self._move(
+                table.guild_id, "house_return", f"{key}:house", bot_legs, now, actor_id=actor_id, table_id=table.id
+            )
+        if not funded:
+            await self._exec("UPDATE seats SET stack = 0 WHERE table_id = ? AND left_at IS NULL", (table.id,))
+        await self._exec("UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table.id))
+        returned = tuple((s.position, s.stack) for s in table.seats if s.stack) if funded else ()
+        result = Closure(table.id, status, returned)
+        await self._set_outcome(movement_id, dump_outcome(result))
+        return result
+
+    async def cancel_table(self, table_id: int, *, actor_id: int | None = None, key: str | None = None) -> Closure:
+        """Cancel a table still in the lobby, refunding every stack exactly."""
+        key = key or f"cancel:{table_id}"
+        async with self._write() as now:
+            if (stored := await self._replayed(key, "refund")) is not None:
+                return load_outcome(Closure, stored)
+            table = await self._active(table_id, "lobby")
+            return await self._finish(table, "cancelled", "refund", key, actor_id, now)
+
+    async def close_table(
+        self, table_id: int, *, actor_id: int | None = None, voided: bool = False, key: str | None = None
+    ) -> Closure:
+        """End a table (lobby or playing): every stack goes back to its wallet, bots' to the house.
+
+        Stacks move only at settlement, so an unfinished deal moved nothing: stopping a table
+        mid-deal is this call with ``voided=True``, which records the payback under reason ``void``.
+        """
+        reason = "void" if voided else "cash_out"
+        key = key or f"close:{table_id}"
+        async with self._write() as now:
+            if (stored := await self._replayed(key, reason)) is not None:
+                return load_outcome(Closure, stored)
+            table = await self._active(table_id, *ACTIVE_STATUSES)
+            return await self._finish(table, "ended", reason, key, actor_id, now)
+
+    # ------------------------------------------------------------------ hand history
+
+    async def table_history(self, table_id: int, *, limit: int = 20) -> list[HandRecord]:
+        """The table's most recent settled deals, newest first."""
+        async with self._read():
+            rows = await self._all(
+                "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
+            )
+        return [_hand(r) for r in rows]
+
+    async def member_history(self, guild_id: int, user_id: int, *, limit: int = 20) -> list[HandRecord]:
+        """The member's most recent settled deals in the guild, newest first, with their seat position."""
+        async with self._read():
+            rows = await self._all(
+                "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
+                " WHERE s.user_id = ? AND s.left_at IS NULL AND h.guild_id = ?"
+                " ORDER BY h.created_at DESC, h.id DESC LIMIT ?",
+                (user_id, guild_id, limit),
+            )
+        return [_hand(r, r["seat_position"]) for r in rows]
