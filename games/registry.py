@@ -39,9 +39,10 @@ class GameSpec:
 
 def all_games() -> dict[str, GameSpec]:
     """Every registered game by id (imported lazily so the core has no game dependency)."""
+    from games.ofc.spec import SPEC as OFC
     from games.oicho.spec import SPEC as OICHO
 
-    specs = [OICHO]
+    specs = [OICHO, OFC]
     return {s.id: s for s in specs}
 
 

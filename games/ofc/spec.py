@@ -1,0 +1,28 @@
+"""How the rest of Fudaba sees OFC."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.ofc.actions import CODEC
+from games.ofc.engine import OFCEngine
+from games.ofc.policy import choose
+from games.ofc.rules import OFCRules
+from games.registry import GameSpec
+
+
+def _seat_range(rules: Any) -> tuple[int, int]:
+    assert isinstance(rules, OFCRules)
+    return rules.seat_range()
+
+
+SPEC = GameSpec(
+    id="ofc",
+    name_en="Open-Face Chinese Poker",
+    name_ja="オープンフェイス・チャイニーズポーカー",
+    rules_model=OFCRules,
+    engine=OFCEngine,
+    codec=CODEC,
+    policy=choose,
+    seat_range=_seat_range,
+)
