@@ -68,9 +68,12 @@ _INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
 
 @lru_cache(maxsize=2048)
 def displayable(text: str) -> str:
-    """``text`` without the characters the font cannot draw; runs of whitespace become one space."""
+    """``text`` without the characters the font cannot draw; runs of whitespace become one space.
+
+    NFKC first: fullwidth Latin (ｆｕｌｌ) becomes plain, halfwidth katakana full — narrower names, same reading.
+    """
     kept: list[str] = []
-    for char in unicodedata.normalize("NFC", text):
+    for char in unicodedata.normalize("NFKC", text):
         if char.isspace():
             if kept and kept[-1] != " ":
                 kept.append(" ")
@@ -82,7 +85,9 @@ def displayable(text: str) -> str:
     return "".join(kept).strip()
 
 
+@lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
+    """Advance width of ``text`` in px (cached: tables measure the same strings on every redraw)."""
     return font(size).getlength(text)
 
 
@@ -94,9 +99,9 @@ def fit(text: str, size: int, max_width: float, placeholder: str = "?") -> str:
 
 @lru_cache(maxsize=4096)
 def _fit_clean(text: str, size: int, max_width: int) -> str:
-    f = font(size)
-    if f.getlength(text) <= max_width:
+    if text_width(text, size) <= max_width:
         return text
+    f = font(size)
     # The longest prefix that still fits together with the ellipsis (binary search: widths grow with length).
     lo, hi = 0, len(text)
     while lo < hi:

@@ -64,3 +64,7 @@ def test_fit_keeps_short_names_and_never_returns_nothing() -> None:
     assert fonts.fit("Bob", 20, 150) == "Bob"
     assert fonts.fit("🙂🙂🙂", 20, 150) == "?"
     assert fonts.fit("Zoë ✨", 20, 150) == "Zoë"
+
+
+def test_fullwidth_latin_is_folded() -> None:
+    assert fonts.displayable("ｆｕｌｌ") == "full"
