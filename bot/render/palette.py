@@ -34,3 +34,51 @@ BLUE: RGB = (52, 96, 180)
 YELLOW: RGB = (236, 190, 40)
 ORANGE: RGB = (226, 110, 36)
 BROWN: RGB = (120, 80, 44)
+
+
+# Every pair of colours that antialiased text is drawn with (foreground on background). The fixed palette
+# holds each base colour and three blends of each pair, so text edges keep their smoothness without an
+# adaptive quantizer (which costs ~5× more time than mapping onto a known palette).
+TEXT_PAIRS: tuple[tuple[RGB, RGB], ...] = (
+    (TEXT, FELT_DARK),
+    (TEXT_DIM, FELT_DARK),
+    (GOLD, FELT_DARK),
+    (WIN, FELT_DARK),
+    (LOSE, FELT_DARK),
+    (INK, GOLD),
+    (INK, WIN),
+    (INK, LOSE),
+    (INK, PUSH),
+    (INK, PAPER),
+    (RED, PAPER),
+    (GREEN, PAPER),
+    (BLUE, PAPER),
+)
+BLEND_STEPS = (0.25, 0.5, 0.75)
+
+
+def base_colours() -> list[RGB]:
+    """Every named colour of this module, in definition order."""
+    return [value for name, value in globals().items() if name.isupper() and _is_rgb(value)]
+
+
+def table_palette() -> list[RGB]:
+    """The fixed palette the encoder maps table images onto (at most 256 colours, about 60 today)."""
+    colours: list[RGB] = []
+    for colour in base_colours():
+        if colour not in colours:
+            colours.append(colour)
+    for fg, bg in TEXT_PAIRS:
+        for t in BLEND_STEPS:
+            blend = (
+                round(fg[0] * t + bg[0] * (1 - t)),
+                round(fg[1] * t + bg[1] * (1 - t)),
+                round(fg[2] * t + bg[2] * (1 - t)),
+            )
+            if blend not in colours:
+                colours.append(blend)
+    return colours[:256]
+
+
+def _is_rgb(value: object) -> bool:
+    return isinstance(value, tuple) and len(value) == 3 and all(isinstance(v, int) for v in value)
