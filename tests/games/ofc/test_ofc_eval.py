@@ -100,7 +100,8 @@ def test_ofc8_equal_rows() -> None:
 def test_royalty_tables() -> None:
     s = RoyaltyScheme.of(OFCRules())
     assert [s.front(v(f"{r}c {r}d 2h")) for r in "3456789TJQKA"] == [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
-    assert s.front(v("2c 2d 2h")) == 10 and s.front(v("Ac Ad Ah")) == 22
+    assert s.front(v("2c 2d 2h")) == 10
+    assert s.front(v("Ac Ad Ah")) == 22
     assert s.front(v("Ac Kd Qh")) == 0
     assert s.middle(v("2h 2d 2c 7s 3h")) == 2
     assert s.middle(v("As 2d 3c 4s 5h")) == 4

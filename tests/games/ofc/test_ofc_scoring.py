@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from games.core.cards import french_deck
 from games.ofc.board import Board
-from games.ofc.scoring import BoardScore, pairwise, score_board, totals
 from games.ofc.rules import OFCRules
+from games.ofc.scoring import BoardScore, pairwise, score_board, totals
 
 A = Board.parse("Qs Qh 4d / 9c 9d 9h 5s 2c / Ah Kh 8h 6h 3h")
 B = Board.parse("Kc 7s 6d / Js Jd 8s 8d 2d / Tc Td Th 4c 4s")
@@ -27,10 +27,13 @@ def score(board: Board, variant: str = "c") -> BoardScore:
 
 def test_ofc1_two_boards() -> None:
     a, b = score(A), score(B)
-    assert a.royalties == 13 and a.row_royalties == (7, 2, 4)
+    assert a.royalties == 13
+    assert a.row_royalties == (7, 2, 4)
     assert b.royalties == 6
     r = pairwise(a, b, 3)
-    assert r.rows == (1, 1, -1) and r.scoop == 0 and r.royalties == 7
+    assert r.rows == (1, 1, -1)
+    assert r.scoop == 0
+    assert r.royalties == 7
     assert r.points == 8
     assert totals([a, b], 3) == [8, -8]
 
@@ -39,14 +42,16 @@ def test_ofc1_two_boards() -> None:
 def test_ofc2_foul(variant: str, paid: int) -> None:
     rules = OFCRules(variant=variant)
     bf = score(B_FOUL, variant)
-    assert bf.fouled and bf.royalties == 0
+    assert bf.fouled
+    assert bf.royalties == 0
     assert totals([score(A, variant), bf], rules.scoop()) == [paid, -paid]
 
 
 @pytest.mark.parametrize(("variant", "won"), [("a", 8), ("b", 11), ("c", 11), ("d", 11)])
 def test_ofc3_scoop(variant: str, won: int) -> None:
     x, y = score(X, variant), score(Y, variant)
-    assert x.royalties == 5 and y.royalties == 0
+    assert x.royalties == 5
+    assert y.royalties == 0
     r = pairwise(x, y, OFCRules(variant=variant).scoop())
     assert r.rows == (1, 1, 1)
     assert r.points == won
@@ -101,7 +106,8 @@ def test_fouled_board_earns_no_royalties(rnd: random.Random) -> None:
     for b in boards(rnd, 4):
         s = score_board(b, rules)
         if s.fouled:
-            assert s.royalties == 0 and s.row_royalties == (0, 0, 0)
+            assert s.royalties == 0
+            assert s.row_royalties == (0, 0, 0)
 
 
 @settings(max_examples=200, deadline=None)
