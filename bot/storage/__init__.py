@@ -32,7 +32,7 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
     join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None) -> SeatChange
     add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None) -> SeatChange
-    leave_lobby(table_id, *, user_id=None | position=None, key=None) -> SeatChange
+    leave_lobby(table_id, user_id=None, *, position=None, key=None) -> SeatChange
     set_away(table_id, user_id, away) -> None
     start_table(table_id, *, record=None) -> Table       # positions renumbered 0..n-1 = engine seats
     save_record(table_id, record, *, message_id=None, message_created_at=None) -> None

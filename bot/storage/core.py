@@ -83,13 +83,13 @@ class Core:
 
     # ------------------------------------------------------------------ shared pieces of transactions
 
-    async def _replayed(self, key: str, reason: str) -> str | None:
-        """The stored outcome if ``key`` was already used for ``reason`` (a no-op replay)."""
+    async def _replayed(self, key: str, *reasons: str) -> str | None:
+        """The stored outcome if ``key`` was already used for one of ``reasons`` (a no-op replay)."""
         row = await self._one("SELECT reason, outcome FROM movements WHERE idem_key = ?", (key,))
         if row is None:
             return None
-        if row["reason"] != reason:
-            raise IdempotencyConflict(key, row["reason"], reason)
+        if row["reason"] not in reasons:
+            raise IdempotencyConflict(key, row["reason"], reasons[0])
         return str(row["outcome"] or "null")
 
     async def _move(

@@ -36,7 +36,9 @@ MAX_PAGE = 100
 
 def check_amount(amount: int) -> None:
     if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= MAX_CHIPS:
-        raise InvalidValue("storage.invalid_amount", f"amount must be 1–{MAX_CHIPS}, not {amount!r}", amount=amount)
+        raise InvalidValue(
+            "storage.invalid_amount", f"amount must be 1–{MAX_CHIPS}, not {amount!r}", amount=amount, max=MAX_CHIPS
+        )
 
 
 def _check_page(offset: int, limit: int) -> None:
@@ -64,6 +66,7 @@ def _validate_config_change(field: str, value: Any) -> Any:
                 value=len(ids),
                 lo=0,
                 hi=MAX_ALLOWED_CHANNELS,
+                allowed=f"0–{MAX_ALLOWED_CHANNELS}",
             )
         return tuple(sorted(set(ids)))
     if field not in CONFIG_RANGES:
@@ -81,6 +84,7 @@ def _validate_config_change(field: str, value: Any) -> Any:
             value=value,
             lo=lo,
             hi=hi,
+            allowed=f"{lo}–{hi}",
         )
     return value
 

@@ -166,10 +166,11 @@ class TableOps(Core):
         table = await self._table_row(table_id)
         if table.status not in statuses:
             raise InvalidState(
-                f"storage.table_not_{statuses[0]}" if len(statuses) == 1 else "storage.table_not_active",
-                f"table {table_id} is {table.status}",
+                "storage.table_not_active",
+                f"table {table_id} is {table.status}, not {' or '.join(statuses)}",
                 table_id=table_id,
                 status=table.status,
+                expected=statuses,
             )
         return table
 
@@ -233,7 +234,7 @@ class TableOps(Core):
         """Seat a member in the lobby, moving the buy-in (default: the table's) from their wallet to the stack.
 
         Raises :class:`InsufficientFunds` if the wallet cannot pay, ``storage.already_seated``,
-        ``storage.table_full`` (when ``max_seats`` is given) or ``storage.table_not_lobby``.
+        ``storage.table_full`` (when ``max_seats`` is given) or ``storage.table_not_active``.
         """
         key = key or f"join:{uuid.uuid4().hex}"
         async with self._write() as now:
@@ -273,7 +274,7 @@ class TableOps(Core):
             )
 
     async def leave_lobby(
-        self, table_id: int, *, user_id: int | None = None, position: int | None = None, key: str | None = None
+        self, table_id: int, user_id: int | None = None, *, position: int | None = None, key: str | None = None
     ) -> SeatChange:
         """Give up a lobby seat (a member's by ``user_id``, or any by ``position``), refunding its stack."""
         if (user_id is None) == (position is None):
@@ -496,7 +497,7 @@ class TableOps(Core):
         reason = "void" if voided else "cash_out"
         key = key or f"close:{table_id}"
         async with self._write() as now:
-            if (stored := await self._replayed(key, reason)) is not None:
+            if (stored := await self._replayed(key, "cash_out", "void")) is not None:
                 return load_outcome(Closure, stored)
             table = await self._active(table_id, *ACTIVE_STATUSES)
             return await self._finish(table, "ended", reason, key, actor_id, now)

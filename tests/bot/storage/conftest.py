@@ -1,36 +1,17 @@
-"""Fixtures for the storage tests: an in-memory database with a hand-driven clock, always closed."""
+"""Storage fixtures: an in-memory database on the hand-driven ``clock`` of ``tests/bot/conftest.py``."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
 from bot.storage import Database
 
-GUILD = 10
-
-
-class FakeClock:
-    """A clock the test moves by hand, so cooldowns need no sleeping."""
-
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
 
 @pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-async def db(clock: FakeClock) -> AsyncIterator[Database]:
+async def db(clock: Any) -> AsyncIterator[Database]:
     database = await Database.open(":memory:", clock=clock)
     try:
         yield database
@@ -41,6 +22,6 @@ async def db(clock: FakeClock) -> AsyncIterator[Database]:
 
 @pytest.fixture
 async def ledger_checked(db: Database) -> AsyncIterator[Database]:
-    """The database, with the whole ledger reconciled after the test."""
+    """The database, with the whole ledger reconciled against every balance after the test."""
     yield db
     assert await db.verify_ledger() == []

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
 
 import pytest
-from conftest import GUILD, FakeClock
 
 from bot.storage import (
     Database,
@@ -16,6 +16,7 @@ from bot.storage import (
     StorageError,
 )
 
+GUILD = 10
 MOD = 99
 
 
@@ -34,7 +35,7 @@ async def test_starting_credit_follows_the_guild_config(ledger_checked: Database
     assert await db.balance(GUILD, 1) == 250
 
 
-async def test_daily_cooldown(ledger_checked: Database, clock: FakeClock) -> None:
+async def test_daily_cooldown(ledger_checked: Database, clock: Any) -> None:
     db = ledger_checked
     claim = await db.claim_daily(GUILD, 1)
     assert claim.claimed
@@ -135,7 +136,7 @@ async def test_refused_operation_leaves_its_key_free(ledger_checked: Database) -
     assert (await db.take(GUILD, 1, 500, actor_id=MOD, key="k")).sender_balance == 500
 
 
-async def test_config_defaults_and_validation(db: Database, clock: FakeClock) -> None:
+async def test_config_defaults_and_validation(db: Database, clock: Any) -> None:
     config = await db.get_config(GUILD)
     assert (config.starting_balance, config.daily_amount, config.daily_cooldown_seconds) == (1000, 100, 86400)
     assert (config.turn_timer_seconds, config.allowed_channel_ids) == (60, ())
