@@ -1,1 +1,20 @@
-"""Table images (drawing only: no Discord, no database)."""
+"""Table images (drawing only: no Discord, no database).
+
+* :func:`~bot.render.oicho.render_oicho_table` — the public Oicho-Kabu table as PNG bytes;
+* :func:`~bot.render.runner.render_in_thread` — run a renderer off the event loop, cached by its arguments;
+* :mod:`bot.render.cards`, :mod:`bot.render.fonts`, :mod:`bot.render.encode` — the building blocks.
+"""
+
+from __future__ import annotations
+
+from bot.render.encode import encode_png, encode_webp
+from bot.render.oicho import compose_oicho_table, render_oicho_table
+from bot.render.runner import render_in_thread
+
+__all__ = [
+    "compose_oicho_table",
+    "encode_png",
+    "encode_webp",
+    "render_in_thread",
+    "render_oicho_table",
+]

@@ -1,0 +1,341 @@
+"""The public Oicho-Kabu table (おいちょかぶ): one flat image drawn from the engine's public view only.
+
+The signature takes :class:`~games.oicho.views.OichoPublicView`, never the seat view, so the type checker
+keeps private cards out of the public image; a card the onlooker may not see is ``None`` and drawn as a back.
+
+Layout (1000×560, about 450 px wide on a phone, so nothing important is smaller than 18 px):
+
+* top bar: game, round, whose turn it is; the bank cap (胴前) used and left, with a gauge;
+* dealer row: the dealer (親) with tenure, his cards (backs until the showdown) and hand; まき札 if any;
+* four pile columns P1–P4: total bet, cards, the pile's points name, each bettor's name and amount,
+  and at the showdown the outcome (bettors win / dealer wins / push);
+* seat strip (2 × 5): every seat with its stack, the dealer badge, a turn marker and the round's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from bot.render import palette as P
+from bot.render.cards import card_back, card_image, card_size
+from bot.render.encode import Format, encode
+from bot.render.fonts import text_width
+from bot.render.text import Canvas, label
+from games.core.cards import KabuCard
+from games.oicho.views import HandView, OichoPublicView, PileView
+
+WIDTH, HEIGHT = 1000, 560
+CARD_W = 72
+SMALL_CARD_W = 40
+MARGIN = 12
+
+TOP_BAR_H = 40
+DEALER_Y = TOP_BAR_H + 6
+DEALER_H = 118
+PILES_Y = DEALER_Y + DEALER_H + 6
+SEATS_ROWS = 2
+SEATS_COLS = 5
+SEAT_ROW_H = 30
+SEATS_Y = HEIGHT - SEATS_ROWS * SEAT_ROW_H - 8
+PILE_W = (WIDTH - 2 * MARGIN) // 4
+
+POINT_NAMES_JA = ("ブタ", "ピン", "ニゾウ", "サンタ", "ヨツヤ", "ゴケ", "ロッポウ", "シチケン", "オイチョ", "カブ")
+POINT_NAMES_EN = ("Buta", "Pin", "Nizō", "Santa", "Yotsuya", "Goke", "Roppō", "Shichiken", "Oicho", "Kabu")
+
+# Used only when bot.i18n has no such key yet (keys follow games/oicho/views.py: points_<n>, hand_<kind>).
+FALLBACK: dict[str, dict[str, str]] = {
+    **{
+        f"oicho.points_{n}": {"en": f"{POINT_NAMES_JA[n]} {POINT_NAMES_EN[n]}", "ja": POINT_NAMES_JA[n]}
+        for n in range(10)
+    },
+    "oicho.hand_arashi": {"en": "Arashi 嵐", "ja": "嵐"},
+    "oicho.hand_kuppin": {"en": "Kuppin 九一", "ja": "クッピン"},
+    "oicho.hand_shippin": {"en": "Shippin 四一", "ja": "シッピン"},
+    "oicho.hand_gogo": {"en": "Gogo", "ja": "ゴゴ"},
+    "oicho.hand_tsuru": {"en": "Tsuru", "ja": "ツル"},
+    "oicho.hand_toichi": {"en": "Toichi", "ja": "トイチ"},
+    "oicho.hand_nobori": {"en": "Nobori", "ja": "ノボリ"},
+    "oicho.hand_kudari": {"en": "Kudari", "ja": "クダリ"},
+    "oicho.hand_hifumi": {"en": "Hifumi 一二三", "ja": "一二三"},
+    "oicho.hand_shichigosan": {"en": "Shichigosan 七五三", "ja": "七五三"},
+    "oicho.hand_doshippin": {"en": "Do-shippin", "ja": "ドシッピン"},
+    "oicho.table_title": {"en": "Oicho-Kabu · round {round}", "ja": "おいちょかぶ 第{round}局"},
+    "oicho.table_cap": {"en": "Bank {cap}: bet {used}, left {left}", "ja": "胴前 {cap}：賭け {used}・残り {left}"},
+    "oicho.table_phase_betting": {"en": "Betting: {name}", "ja": "賭け：{name}の番"},
+    "oicho.table_phase_deciding": {"en": "P{pile}: {name} decides", "ja": "P{pile} 決め札：{name}"},
+    "oicho.table_phase_dealer": {"en": "Dealer draws: {name}", "ja": "親の番：{name}"},
+    "oicho.table_phase_round_over": {"en": "Showdown", "ja": "勝負"},
+    "oicho.table_phase_game_over": {"en": "Game over · winner: {name}", "ja": "終了・勝者：{name}"},
+    "oicho.table_dealer": {"en": "Dealer", "ja": "親"},
+    "oicho.table_tenure": {"en": "round {held}/{limit} · net {net:+d}", "ja": "{held}/{limit}局目・収支 {net:+d}"},
+    "oicho.table_maki_fuda": {"en": "Maki-fuda", "ja": "まき札"},
+    "oicho.table_pile_total": {"en": "bets {total}", "ja": "賭け {total}"},
+    "oicho.table_outcome_pile": {"en": "Bettors win ×{mult}", "ja": "子の勝ち ×{mult}"},
+    "oicho.table_outcome_dealer": {"en": "Dealer wins ×{mult}", "ja": "親の勝ち ×{mult}"},
+    "oicho.table_outcome_push": {"en": "Push", "ja": "引き分け"},
+    "oicho.table_outcome_unbet": {"en": "No bets", "ja": "賭けなし"},
+    "oicho.table_more_bets": {"en": "+{count} more", "ja": "ほか{count}件"},
+    "oicho.table_decider": {"en": "decides", "ja": "決め"},
+}
+
+DEALER_BADGE = "親"
+TURN_MARK = "▶"
+WINNER_MARK = "★"
+
+
+def render_oicho_table(view: OichoPublicView, names: list[str], lang: str = "en", fmt: Format = "png") -> bytes:
+    """The public table as upload bytes (paletted PNG by default). ``names[seat]`` is each seat's display name."""
+    return encode(compose_oicho_table(view, names, lang), fmt)
+
+
+def compose_oicho_table(view: OichoPublicView, names: Sequence[str], lang: str = "en") -> Image.Image:
+    """The public table as an RGB image, before encoding."""
+    c = Canvas(Image.new("RGB", (WIDTH, HEIGHT), P.FELT))
+    seat_names = _seat_names(names, view.seats)
+    _top_bar(c, view, seat_names, lang)
+    _dealer_row(c, view, seat_names, lang)
+    for i, pile in enumerate(view.piles):
+        _pile_column(c, view, pile, MARGIN + i * PILE_W, seat_names, lang)
+    _seat_strip(c, view, seat_names)
+    return c.img
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def _seat_names(names: Sequence[str], seats: int) -> list[str]:
+    # A missing name must not crash a live table: fall back to the seat number.
+    return [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(seats)]
+
+
+def points_name(points: int, lang: str) -> str:
+    """``"8 オイチョ"``: the number and its traditional name (ブタ … カブ)."""
+    return f"{points} {label(f'oicho.points_{points}', lang, FALLBACK)}"
+
+
+def hand_name(hand: HandView, lang: str) -> str:
+    """A classified hand: its points name for a plain hand, the yaku's name (and points) otherwise."""
+    if hand.kind == "plain":
+        return points_name(hand.points, lang)
+    name = label(f"oicho.hand_{hand.kind}", lang, FALLBACK)
+    if hand.kind in ("kuppin", "shippin"):
+        return name
+    return f"{name} {hand.points}"
+
+
+def _visible_points(cards: Sequence[KabuCard | None]) -> int | None:
+    """Points of a partly dealt hand when every card of it is face up (e.g. a lone pile card while betting)."""
+    if not cards or any(c is None for c in cards):
+        return None
+    return sum(c.points for c in cards if c is not None) % 10
+
+
+def _top_bar(c: Canvas, view: OichoPublicView, names: list[str], lang: str) -> None:
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    base = TOP_BAR_H - 12
+    title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
+    x = MARGIN + c.fitted((MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
+
+    status = _status_text(view, names, lang)
+    cap_text = label("oicho.table_cap", lang, FALLBACK, cap=view.cap, used=view.cap_used, left=view.cap_left)
+    gauge_w = 90
+    cap_w = min(text_width(cap_text, 20), 300)
+    cap_x = WIDTH - MARGIN - gauge_w - 10 - cap_w
+    c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
+    c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
+
+    # the bank gauge (胴前): how much of this round's cap the children have already bet
+    gx0, gy0 = WIDTH - MARGIN - gauge_w, base - 14
+    c.draw.rectangle((gx0, gy0, gx0 + gauge_w, gy0 + 14), fill=P.FELT_LINE)
+    if view.cap > 0:
+        used = max(0, min(gauge_w, round(gauge_w * view.cap_used / view.cap)))
+        if used:
+            c.draw.rectangle((gx0, gy0, gx0 + used, gy0 + 14), fill=P.GOLD)
+
+
+def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
+    phase = view.phase
+    if phase == "betting":
+        seat = view.betting_seat
+        return label("oicho.table_phase_betting", lang, FALLBACK, name=names[seat] if seat is not None else "")
+    if phase == "deciding":
+        pile = view.current_pile
+        decider = view.piles[pile - 1].decider if pile is not None else None
+        who = names[decider] if decider is not None else ""
+        return label("oicho.table_phase_deciding", lang, FALLBACK, pile=pile or "", name=who)
+    if phase == "dealer":
+        return label("oicho.table_phase_dealer", lang, FALLBACK, name=names[view.dealer])
+    if phase == "game_over":
+        winners = " / ".join(names[s] for s in view.winners)
+        return label("oicho.table_phase_game_over", lang, FALLBACK, name=winners)
+    return label("oicho.table_phase_round_over", lang, FALLBACK)
+
+
+def _paste_card(c: Canvas, card: KabuCard | None, x: int, y: int, width: int = CARD_W) -> None:
+    face = card_back("kabu", width) if card is None else card_image(card, width)
+    c.img.paste(face, (x, y), face)
+
+
+def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> None:
+    """Up to three cards side by side; undealt places are drawn as faint outlines so piles line up."""
+    w, h = card_size(CARD_W)
+    for k in range(3):
+        cx = x + k * (w + 6)
+        if k < len(cards):
+            _paste_card(c, cards[k], cx, y)
+        else:
+            c.draw.rounded_rectangle((cx, y, cx + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+
+
+def _dealer_row(c: Canvas, view: OichoPublicView, names: list[str], lang: str) -> None:
+    y = DEALER_Y
+    c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
+    x = MARGIN + 10
+    base = y + 34
+    bw = c.badge(x, base, DEALER_BADGE, 22, P.GOLD, P.INK)
+    if view.dealer in view.to_act:
+        c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
+        bw += 26
+    c.fitted((x + bw + 8, base), names[view.dealer], 24, 300 - bw - 8, P.TEXT)
+    tenure = view.tenure
+    tenure_text = label(
+        "oicho.table_tenure", lang, FALLBACK, held=tenure.rounds_held, limit=tenure.rounds_limit, net=tenure.net
+    )
+    c.fitted((x, base + 30), tenure_text, 18, 300, P.TEXT_DIM)
+    hand = view.dealer_hand.hand
+    if hand is not None:
+        c.fitted((x, base + 64), hand_name(hand, lang), 24, 300, P.GOLD)
+
+    _card_slots(c, view.dealer_hand.cards, MARGIN + 330, y + (DEALER_H - card_size(CARD_W)[1]) // 2)
+
+    if view.maki_fuda:
+        sw, sh = card_size(SMALL_CARD_W)
+        mx = WIDTH - MARGIN - 10 - 4 * (sw + 4)
+        c.fitted((mx, y + 28), label("oicho.table_maki_fuda", lang, FALLBACK), 18, 4 * (sw + 4), P.TEXT_DIM)
+        for k, card in enumerate(view.maki_fuda[:4]):
+            _paste_card(c, card, mx + k * (sw + 4), y + DEALER_H - sh - 10, SMALL_CARD_W)
+
+
+def _bettors(pile: PileView) -> list[tuple[int, int]]:
+    """Bets summed per seat, in the order each seat first bet on the pile (that order breaks decider ties)."""
+    totals: dict[int, int] = {}
+    for seat, amount in pile.bets:
+        totals[seat] = totals.get(seat, 0) + amount
+    return list(totals.items())
+
+
+def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, names: list[str], lang: str) -> None:
+    col_w = PILE_W - 8
+    x1 = x0 + col_w
+    y0, y1 = PILES_Y, SEATS_Y - 8
+    current = view.phase == "deciding" and view.current_pile == pile.number
+    c.draw.rounded_rectangle(
+        (x0, y0, x1, y1), radius=8, fill=P.FELT_DARK, outline=P.GOLD if current else None, width=3 if current else 1
+    )
+    pad = 10
+    base = y0 + 28
+    c.text((x0 + pad, base), f"P{pile.number}", 24, P.TEXT)
+    if pile.total:
+        total_text = label("oicho.table_pile_total", lang, FALLBACK, total=pile.total)
+        c.fitted((x1 - pad, base), total_text, 20, col_w - 60, P.GOLD, anchor="rs")
+
+    cards_y = base + 10
+    _card_slots(c, pile.cards, x0 + (col_w - (3 * CARD_W + 12)) // 2, cards_y)
+    y = cards_y + card_size(CARD_W)[1] + 26
+
+    if pile.hand is not None:
+        c.fitted((x0 + pad, y), hand_name(pile.hand, lang), 22, col_w - 2 * pad, P.TEXT)
+    else:
+        pts = _visible_points(pile.cards)
+        if pts is not None:
+            c.fitted((x0 + pad, y), points_name(pts, lang), 22, col_w - 2 * pad, P.TEXT_DIM)
+    y += 28
+
+    if pile.outcome is not None:
+        text, outcome_colour = _outcome(pile, lang)
+        c.draw.rectangle((x0 + 4, y - 21, x1 - 4, y + 6), fill=outcome_colour)
+        c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
+        y += 28
+
+    _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, names, lang)
+
+
+BET_LINE_H = 21
+
+
+def _bet_lines(
+    c: Canvas,
+    view: OichoPublicView,
+    pile: PileView,
+    x: float,
+    y: float,
+    width: float,
+    bottom: float,
+    names: list[str],
+    lang: str,
+) -> None:
+    """Each bettor's name and amount; two narrower columns when one would overflow (9 children fit)."""
+    bettors = _bettors(pile)
+    rows = max(1, int((bottom - y) // BET_LINE_H) + 1)
+    columns = 1 if len(bettors) <= rows else 2
+    gap = 12
+    col_w = (width - gap * (columns - 1)) / columns
+    size = 19 if columns == 1 else 17
+    slots = rows * columns
+    shown = bettors if len(bettors) <= slots else bettors[: slots - 1]
+    marking = view.phase in ("betting", "deciding") and not pile.decided
+    for k, (seat, amount) in enumerate(shown):
+        col, row = divmod(k, rows)
+        lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
+        aw = c.text((lx + col_w, ly), str(amount), size, P.GOLD, anchor="rs")
+        lead = 0.0
+        if marking and pile.decider == seat:  # 決: who decides this pile's second extra
+            lead = c.badge(lx, ly, "決", size - 4, P.GOLD, P.INK) + 3
+        colour = P.GOLD if seat in view.to_act else P.TEXT
+        c.fitted((lx + lead, ly), names[seat], size, col_w - aw - 6 - lead, colour)
+    if len(shown) < len(bettors):
+        rest = bettors[len(shown) :]
+        col, row = divmod(len(shown), rows)
+        lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
+        tw = c.text((lx + col_w, ly), str(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
+        more = label("oicho.table_more_bets", lang, FALLBACK, count=len(rest))
+        c.fitted((lx, ly), more, size, col_w - tw - 6, P.TEXT_DIM)
+
+
+def _outcome(pile: PileView, lang: str) -> tuple[str, P.RGB]:
+    outcome = pile.outcome or "unbet"
+    colour = {"pile": P.WIN, "dealer": P.LOSE, "push": P.PUSH}.get(outcome, P.FELT_LINE)
+    return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=max(1, pile.multiplier)), colour
+
+
+def _seat_strip(c: Canvas, view: OichoPublicView, names: list[str]) -> None:
+    cell_w = (WIDTH - 2 * MARGIN) // SEATS_COLS
+    deltas = view.last_deltas if view.phase in ("round_over", "game_over") else None
+    for seat in range(view.seats):
+        row, col = divmod(seat, SEATS_COLS)
+        if row >= SEATS_ROWS:
+            break  # the engine allows 2–10 seats; two rows of five hold them all
+        x = MARGIN + col * cell_w
+        base = SEATS_Y + row * SEAT_ROW_H + 22
+        c.draw.rounded_rectangle((x + 2, base - 22, x + cell_w - 4, base + 6), radius=5, fill=P.FELT_DARK)
+        active = view.active[seat] if seat < len(view.active) else True
+        colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
+        lead = 6.0
+        if seat in view.to_act:
+            c.text((x + lead, base), TURN_MARK, 18, P.GOLD)
+            lead += 20
+        if seat == view.dealer:
+            lead += c.badge(x + lead, base, DEALER_BADGE, 16, P.GOLD, P.INK) + 4
+        if seat in view.winners:
+            c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
+            lead += 20
+        right = x + cell_w - 10
+        if deltas is not None and seat < len(deltas) and deltas[seat]:
+            d = deltas[seat]
+            right -= c.text((right, base), f"{d:+d}", 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6
+        stack = str(view.stacks[seat]) if seat < len(view.stacks) else ""
+        right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
+        name_colour = P.GOLD if seat in view.to_act else colour
+        c.fitted((x + lead, base), names[seat], 18, right - x - lead, name_colour)

@@ -1,0 +1,78 @@
+"""The public Oicho-Kabu table: decodes, right size, paletted, small, drawn from the public view only."""
+
+from __future__ import annotations
+
+import io
+import typing
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from bot.render import oicho
+from bot.render.samples import BUSY_NAMES, betting_oicho_view, busy_oicho_view
+from games.oicho.views import HandView, OichoPublicView
+
+MAX_BYTES = 100 * 1024
+
+
+def _decode(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("phase", ["betting", "deciding", "dealer", "round_over", "game_over"])
+def test_busy_table_is_a_small_paletted_png(phase: str, lang: str) -> None:
+    data = oicho.render_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang)
+    img = _decode(data)
+    assert img.format == "PNG"
+    assert img.mode == "P"
+    assert img.size == (oicho.WIDTH, oicho.HEIGHT)
+    assert len(data) <= MAX_BYTES
+
+
+def test_a_quiet_table_renders() -> None:
+    img = _decode(oicho.render_oicho_table(betting_oicho_view(), ["親", "たろう", "花子", "Bob"], "ja"))
+    assert img.size == (oicho.WIDTH, oicho.HEIGHT)
+
+
+def test_missing_names_fall_back_to_seat_numbers() -> None:
+    img = _decode(oicho.render_oicho_table(betting_oicho_view(), [], "en"))
+    assert img.size == (oicho.WIDTH, oicho.HEIGHT)
+
+
+def test_webp_option() -> None:
+    img = _decode(oicho.render_oicho_table(busy_oicho_view(), BUSY_NAMES, "en", fmt="webp"))
+    assert img.format == "WEBP"
+
+
+def test_renderer_takes_only_the_public_view() -> None:
+    hints = typing.get_type_hints(oicho.render_oicho_table)
+    assert hints["view"] is OichoPublicView
+    assert typing.get_type_hints(oicho.compose_oicho_table)["view"] is OichoPublicView
+
+
+def test_different_states_draw_differently() -> None:
+    view = busy_oicho_view()
+    other = replace(view, cap_used=view.cap_used - 1, cap_left=view.cap_left + 1)
+    a = oicho.compose_oicho_table(view, BUSY_NAMES, "en").tobytes()
+    b = oicho.compose_oicho_table(other, BUSY_NAMES, "en").tobytes()
+    ja = oicho.compose_oicho_table(view, BUSY_NAMES, "ja").tobytes()
+    assert a != b
+    assert a != ja
+
+
+def test_point_names() -> None:
+    assert oicho.points_name(0, "ja").endswith("ブタ")
+    assert oicho.points_name(8, "ja") == "8 オイチョ"
+    assert "Kabu" in oicho.points_name(9, "en")
+    assert oicho.hand_name(HandView(points=9, tier=3, kind="arashi", multiplier=3), "ja") == "嵐 9"
+    assert oicho.hand_name(HandView(points=0, tier=2, kind="kuppin", multiplier=1), "ja") == "クッピン"
+
+
+def test_every_label_has_a_fallback_in_both_languages() -> None:
+    for key, texts in oicho.FALLBACK.items():
+        assert texts.get("en"), key
+        assert texts.get("ja"), key
