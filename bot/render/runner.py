@@ -1,0 +1,97 @@
+"""Rendering off the event loop, with a small cache so an unchanged table is never drawn twice.
+
+A table render costs tens of milliseconds of CPU; on the event loop that would stall every other table
+and the 3-second interaction deadline. Renders run on a small dedicated pool rather than the default
+executor (``asyncio.to_thread``), which aiohttp also uses for DNS look-ups: a burst of table updates
+then waits for a render worker instead of delaying the bot's own networking.
+
+The cache is keyed by a hash of the renderer and its arguments' ``repr``: views are frozen dataclasses
+whose ``repr`` spells out every field, so two equal views give the same key. Arguments whose ``repr``
+shows a memory address (``<… object at 0x…>``) are never cached, as the address could be reused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+RENDER_WORKERS = 2
+CACHE_SIZE = 32
+
+_executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+
+
+class RenderCache:
+    """A least-recently-used map from a render's key to its bytes. Use it from one event loop only."""
+
+    def __init__(self, maxsize: int = CACHE_SIZE) -> None:
+        self.maxsize = maxsize
+        self._items: OrderedDict[str, bytes] = OrderedDict()
+        self._pending: dict[str, asyncio.Future[bytes]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    @staticmethod
+    def key(fn: Callable[..., Any], args: tuple[Any, ...]) -> str | None:
+        """A digest of the renderer and its arguments, or None when they cannot be keyed safely."""
+        text = repr((getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)), args))
+        if " at 0x" in text:
+            return None
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+    def get(self, key: str) -> bytes | None:
+        data = self._items.get(key)
+        if data is not None:
+            self._items.move_to_end(key)
+        return data
+
+    def put(self, key: str, data: bytes) -> None:
+        self._items[key] = data
+        self._items.move_to_end(key)
+        while len(self._items) > self.maxsize:
+            self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+cache = RenderCache()
+
+
+async def render_in_thread(fn: Callable[..., bytes], *args: Any) -> bytes:
+    """``fn(*args)`` on the render pool; the same call with equal arguments returns the cached bytes.
+
+    Identical calls in flight at once share one render, and cancelling a caller (a timed-out
+    interaction) does not cancel the render the others are waiting for.
+    """
+    loop = asyncio.get_running_loop()
+    key = RenderCache.key(fn, args)
+    if key is None:
+        return await loop.run_in_executor(_executor, fn, *args)
+    cached = cache.get(key)
+    if cached is not None:
+        cache.hits += 1
+        return cached
+    future = cache._pending.get(key)
+    if future is None:
+        cache.misses += 1
+        future = loop.run_in_executor(_executor, fn, *args)
+        cache._pending[key] = future
+        future.add_done_callback(lambda done: _finished(key, done))
+    else:
+        cache.hits += 1
+    return await asyncio.shield(future)
+
+
+def _finished(key: str, future: asyncio.Future[bytes]) -> None:
+    cache._pending.pop(key, None)
+    # .exception() also marks a failure as retrieved, so an unawaited failure does not log a warning
+    if not future.cancelled() and future.exception() is None:
+        cache.put(key, future.result())

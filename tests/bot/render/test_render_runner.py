@@ -1,0 +1,107 @@
+"""Renders run off the event loop, and an unchanged table is not drawn again."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from dataclasses import dataclass
+
+import pytest
+
+from bot.render import runner
+
+
+@dataclass(frozen=True)
+class _View:
+    n: int
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "cache", runner.RenderCache(maxsize=2))
+
+
+class _Counter:
+    def __init__(self) -> None:
+        self.calls = 0
+        self.threads: set[int] = set()
+
+    def __call__(self, view: _View, lang: str) -> bytes:
+        self.calls += 1
+        self.threads.add(threading.get_ident())
+        return f"{view.n}:{lang}".encode()
+
+    def __repr__(self) -> str:  # a stable repr, so the cache can key on it
+        return "_Counter"
+
+
+async def test_runs_off_the_loop_thread() -> None:
+    fn = _Counter()
+    assert await runner.render_in_thread(fn, _View(1), "en") == b"1:en"
+    assert threading.get_ident() not in fn.threads
+
+
+async def test_unchanged_view_is_not_redrawn() -> None:
+    fn = _Counter()
+    first = await runner.render_in_thread(fn, _View(1), "en")
+    again = await runner.render_in_thread(fn, _View(1), "en")
+    assert first == again
+    assert fn.calls == 1
+    await runner.render_in_thread(fn, _View(2), "en")
+    await runner.render_in_thread(fn, _View(1), "ja")
+    assert fn.calls == 3
+
+
+async def test_least_recently_used_entry_is_dropped() -> None:
+    fn = _Counter()
+    for n in (1, 2, 1, 3):  # cache of 2: 2 is the least recently used when 3 arrives
+        await runner.render_in_thread(fn, _View(n), "en")
+    assert fn.calls == 3
+    await runner.render_in_thread(fn, _View(1), "en")
+    assert fn.calls == 3
+    await runner.render_in_thread(fn, _View(2), "en")
+    assert fn.calls == 4
+
+
+async def test_identical_calls_in_flight_share_one_render() -> None:
+    fn = _Counter()
+    results = await asyncio.gather(*(runner.render_in_thread(fn, _View(7), "en") for _ in range(5)))
+    assert set(results) == {b"7:en"}
+    assert fn.calls == 1
+
+
+async def test_arguments_without_a_stable_repr_are_not_cached() -> None:
+    fn = _Counter()
+
+    class Opaque:
+        pass
+
+    def render(obj: Opaque) -> bytes:
+        return fn(_View(0), "x")
+
+    await runner.render_in_thread(render, Opaque())
+    await runner.render_in_thread(render, Opaque())
+    assert fn.calls == 2
+
+
+async def test_a_failed_render_is_raised_and_not_cached() -> None:
+    calls = 0
+
+    def broken(view: _View) -> bytes:
+        nonlocal calls
+        calls += 1
+        raise RuntimeError("boom")
+
+    for _ in range(2):
+        with pytest.raises(RuntimeError):
+            await runner.render_in_thread(broken, _View(1))
+    assert calls == 2
+
+
+async def test_renders_the_real_table() -> None:
+    from bot.render.oicho import render_oicho_table
+    from bot.render.samples import BUSY_NAMES, busy_oicho_view
+
+    data = await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja")
+    assert data.startswith(b"\x89PNG")
+    assert await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja") is data
