@@ -99,8 +99,12 @@ class TenureView:
 class DealerDrawView:
     """The first-dealer draw (親決め): one list per drawing pass; later passes only among the tied."""
 
-    passes: tuple[tuple[tuple[int, KabuCard], ...], ...]
-    """Each pass is ``((seat, card), ...)`` in drawing order."""
+    passes: tuple[tuple[tuple[int, int], ...], ...]
+    """Each pass is ``((seat, month), ...)`` in drawing order.
+
+    Months, not :class:`KabuCard` objects: the drawn cards go back into the pack and are shuffled
+    into the first deal, so carrying their identities here would look like a leak of hidden cards.
+    """
     first_dealer: int
 
 

@@ -1,0 +1,26 @@
+"""Oicho-Kabu as the registry sees it."""
+
+from __future__ import annotations
+
+from games.oicho.actions import CODEC
+from games.oicho.engine import OichoEngine
+from games.oicho.policy import choose
+from games.oicho.rules import OichoRules
+from games.registry import GameSpec
+
+
+def _seat_range(rules: object) -> tuple[int, int]:
+    """2–10 seats whatever the rules: the cards used do not depend on the player count."""
+    return (2, 10)
+
+
+SPEC = GameSpec(
+    id="oicho",
+    name_en="Oicho-Kabu",
+    name_ja="おいちょかぶ",
+    rules_model=OichoRules,
+    engine=OichoEngine,
+    codec=CODEC,
+    policy=choose,
+    seat_range=_seat_range,
+)
