@@ -25,9 +25,12 @@ def replay(record: TableRecord, *, fresh: bool = False) -> Engine[Any]:
         spec = get_game(record.game)
     except KeyError as exc:
         raise RecordError(str(exc)) from exc
-    rules = spec.rules_model.model_validate(record.rules)
     shuffler = Shuffler(planned=list(record.shuffles), fresh=fresh)
-    engine = new_engine(spec, rules, record.stacks, shuffler)
+    try:
+        rules = spec.rules_model.model_validate(record.rules)
+        engine = new_engine(spec, rules, record.stacks, shuffler)
+    except (ValueError, GameError) as exc:  # pydantic's ValidationError is a ValueError
+        raise RecordError(f"the record's rules or seats are refused: {exc}") from exc
     for index, (seat, text) in enumerate(record.actions):
         try:
             engine.apply(seat, spec.codec.parse(text))

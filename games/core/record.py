@@ -37,6 +37,8 @@ class TableRecord:
             raise RecordError("seats and stacks must have the same length")
         if self.stake < 1:
             raise RecordError("stake must be at least 1")
+        if any(s < 0 for s in self.stacks):
+            raise RecordError("stacks cannot be negative")
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -106,6 +106,8 @@ class Shuffle:
 
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Shuffle:
+        if not isinstance(data, dict):
+            raise RecordError(f"bad shuffle entry: {data!r}")
         seed = data.get("seed")
         order = data.get("order")
         deal = data.get("deal", 0)

@@ -86,6 +86,8 @@ def test_dumps_keeps_non_ascii_names() -> None:
         '{"game": "toy_highcard", "stacks": [1], "actions": [["0", "bet 1"]]}',
         '{"game": "toy_highcard", "stacks": [1], "actions": [[0, 5]]}',
         '{"game": "toy_highcard", "stacks": [1], "actions": [7]}',
+        '{"game": "toy_highcard", "stacks": [2, -1]}',
+        '{"game": "toy_highcard", "stacks": [1], "shuffles": [5]}',
         '{"game": "toy_highcard", "stacks": [1], "shuffles": [{}]}',
         '{"game": "toy_highcard", "stacks": [1], "shuffles": [{"seed": "00"}]}',
         '{"game": "toy_highcard", "stacks": [1], "shuffles": [{"seed": "' + SEED_A + '", "order": "As"}]}',
@@ -174,6 +176,13 @@ def test_replay_of_a_stacked_deck() -> None:
     assert [r.deltas for r in engine.results] == [(-5, 5)]
 
 
+@pytest.mark.usefixtures("toy_registered")
+@pytest.mark.parametrize("rules", [{"deals": 0}, {"seats_max": 9}, {"ante": "lots"}])
+def test_replay_refuses_rules_the_model_rejects(rules: dict[str, object]) -> None:
+    with pytest.raises(RecordError, match="rules or seats are refused"):
+        replay(TableRecord(game=SPEC.id, rules=rules, stacks=[5, 5]))
+
+
 def test_replay_of_an_unknown_game() -> None:
     with pytest.raises(RecordError, match="unknown game"):
         replay(TableRecord(game="no_such_game", rules={}, stacks=[1, 1]))
@@ -219,6 +228,9 @@ def test_cli_reads_standard_input(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     [
         "{",
         '{"game": "no_such_game", "stacks": [1, 1]}',
+        '{"game": "toy_highcard", "stacks": [1, 1], "shuffles": [7]}',
+        '{"game": "toy_highcard", "stacks": [1, -1]}',
+        '{"game": "toy_highcard", "stacks": [1, 1], "rules": {"deals": 0}}',
         '{"game": "toy_highcard", "stacks": [5, 5], "actions": [[0, "call"]], "shuffles": [{"seed": "'
         + SEED_A
         + '"}]}',
