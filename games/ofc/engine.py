@@ -277,7 +277,7 @@ class OFCEngine(Engine[OFCRules]):
         self.last = LastHand(
             hand_no=self.hand_no,
             dealer=self.dealer,
-            boards=tuple(h.board() for h in self.hands),
+            boards=tuple(str(h.board()) for h in self.hands),
             fantasyland=tuple(h.fantasyland for h in self.hands),
             scores=tuple(scores),
             pairs=tuple(pairs),

@@ -49,7 +49,9 @@ class LastHand:
 
     hand_no: int
     dealer: int
-    boards: tuple[Board, ...]
+    boards: tuple[str, ...]
+    """Each finished board as text, ``Board.parse``-able. Text, not cards: the next hand deals the same
+    physical cards again, and a card object here would look like a leak of the new hand's hidden cards."""
     fantasyland: tuple[bool, ...]
     scores: tuple[BoardScore, ...]
     pairs: tuple[PairResult, ...]
@@ -65,7 +67,7 @@ class LastHand:
         return {
             "hand": self.hand_no,
             "dealer": self.dealer,
-            "boards": [str(b) for b in self.boards],
+            "boards": list(self.boards),
             "rows": [[category_name(s.front), category_name(s.middle), category_name(s.back)] for s in self.scores],
             "fouled": [s.fouled for s in self.scores],
             "royalties": [s.royalties for s in self.scores],
