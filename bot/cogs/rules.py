@@ -1,0 +1,414 @@
+"""``/rules show|set|reset|history``: a server's house rules per game.
+
+Everyone may read the rules; changing them and reading the audit trail is for moderators
+(checked in the bot: ``/rules`` is one command group, and Discord's default permissions apply to
+a whole group, so they cannot hide ``set`` but leave ``show`` visible). Parsing and validation
+live in ``games.core.house_rules``; every change is stored with its old and new value through
+``set_house_rule``. Open tables keep the rules they started with: the table manager reads the
+rules in force when ``/play`` opens a table.
+
+No ``from __future__ import annotations`` here: discord.py reads these annotations at import time.
+"""
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from pydantic import BaseModel, ValidationError
+
+from bot.cogs.economy import GAME_CHOICES, game_name
+from bot.cogs.moderation import require_moderator
+from bot.errors import UserError, guarded
+from bot.i18n import t
+from bot.i18n.translator import L
+from bot.storage import RuleChange
+from games.core.house_rules import RuleOption, find_option, options, to_data, with_option, without_option
+from games.registry import GameSpec, all_games
+
+if TYPE_CHECKING:
+    from bot.app import FudabaBot
+
+log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.dark_green()
+PAGE_CHARS = 3500  # an embed description holds 4096; leave room for the header line
+PAGE_LINES = 20
+HISTORY_LIMIT = 15
+MAX_CHOICES = 25  # Discord's autocomplete limit
+ALL_OPTIONS = "*"
+
+
+def _spec(game: str) -> GameSpec:
+    spec = all_games().get(game)
+    if spec is None:
+        raise UserError("rules.unknown_game", game=game)
+    return spec
+
+
+async def rules_in_force(bot: "FudabaBot", guild_id: int, spec: GameSpec) -> BaseModel:
+    """The guild's rules for a game: stored options over the game's defaults."""
+    data = await bot.db.get_house_rules(guild_id, spec.id)
+    if not data:
+        return spec.rules_model()
+    try:
+        return spec.rules_model.model_validate(data)
+    except ValidationError:
+        # A rules model that changed shape since the dump was stored: show the defaults rather than fail,
+        # and say so in the log; the next /rules set stores a valid dump again.
+        log.warning("stored house rules of guild %s for %s no longer validate; using defaults", guild_id, spec.id)
+        return spec.rules_model()
+
+
+def show_value(value: Any) -> str:
+    """How an option value reads in Discord (the same text ``/rules set`` accepts)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _value_at(rules: BaseModel, path: str) -> Any:
+    node: Any = to_data(rules)
+    for key in path.split("."):
+        node = node[key]
+    return node
+
+
+def option_lines(rules: BaseModel, locale: object) -> list[str]:
+    """One line per option: path, value in force, default, allowed values; changed ones marked ✏️."""
+    lines = []
+    for current, default in zip(options(rules), options(type(rules)), strict=True):
+        changed = current.default != default.default
+        mark = "✏️ " if changed else ""
+        value = f"**{show_value(current.default)}**" if changed else show_value(current.default)
+        lines.append(
+            t(
+                "rules.show_line",
+                locale,
+                mark=mark,
+                path=current.path,
+                value=value,
+                default=show_value(default.default),
+                allowed=current.allowed(),
+            )
+        )
+    return lines
+
+
+def paginate(lines: list[str]) -> list[list[str]]:
+    """Lines packed into pages that fit one embed description (whole lines only)."""
+    pages: list[list[str]] = [[]]
+    size = 0
+    for line in lines:
+        if pages[-1] and (size + len(line) + 1 > PAGE_CHARS or len(pages[-1]) >= PAGE_LINES):
+            pages.append([])
+            size = 0
+        pages[-1].append(line)
+        size += len(line) + 1
+    return pages
+
+
+async def rules_page(
+    bot: "FudabaBot", guild_id: int, game: str, page: int, locale: object
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    spec = _spec(game)
+    rules = await rules_in_force(bot, guild_id, spec)
+    lines = option_lines(rules, locale)
+    pages = paginate(lines)
+    page = min(max(page, 0), len(pages) - 1)
+    changed = sum(c.default != d.default for c, d in zip(options(rules), options(type(rules)), strict=True))
+    embed = discord.Embed(
+        title=t("rules.show_title", locale, game=game_name(game, locale)),
+        colour=COLOUR,
+        description="\n".join(pages[page]),
+    )
+    embed.set_footer(
+        text=t("rules.show_footer", locale, page=page + 1, pages=len(pages), changed=changed, total=len(lines))
+    )
+    if len(pages) == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(RulesPageButton(game, page - 1, "p", label=t("economy.previous", locale), disabled=page == 0))
+    view.add_item(
+        RulesPageButton(game, page + 1, "n", label=t("economy.next", locale), disabled=page + 1 >= len(pages))
+    )
+    return embed, view
+
+
+class RulesPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"fdb:rules:(?P<game>[a-z0-9_]+):(?P<page>-?\d+):(?P<dir>[pn])",
+):
+    """Previous/Next on ``/rules show``: ``fdb:rules:<game>:<target page>:<p|n>`` (the guild is the clicker's)."""
+
+    def __init__(self, game: str, page: int, direction: str, *, label: str = "", disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or None,
+                emoji="◀️" if direction == "p" else "▶️",
+                style=discord.ButtonStyle.secondary,
+                disabled=disabled,
+                custom_id=f"fdb:rules:{game}:{page}:{direction}",
+            )
+        )
+        self.game = game
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> "RulesPageButton":
+        return cls(match["game"], int(match["page"]), match["dir"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if interaction.guild_id is None:
+            raise UserError("economy.guild_only")
+        bot: FudabaBot = interaction.client  # type: ignore[assignment]
+        embed, view = await rules_page(bot, interaction.guild_id, self.game, self.page, interaction.locale)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+def _choice(name: str, value: str) -> app_commands.Choice[str]:
+    return app_commands.Choice(name=name[:100], value=value[:100])
+
+
+class RulesCog(commands.Cog):
+    def __init__(self, bot: "FudabaBot") -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(RulesPageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RulesPageButton)
+
+    rules = app_commands.Group(
+        name="rules", description=L("This server's house rules for each game", "cmd_economy.rules"), guild_only=True
+    )
+
+    # ------------------------------------------------------------------ autocomplete
+
+    async def _game_rules(self, interaction: discord.Interaction) -> BaseModel | None:
+        game = getattr(interaction.namespace, "game", None)
+        if interaction.guild_id is None or not isinstance(game, str) or game not in all_games():
+            return None
+        return await rules_in_force(self.bot, interaction.guild_id, all_games()[game])
+
+    async def option_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Option paths of the chosen game containing what was typed, with the value in force and the range."""
+        rules = await self._game_rules(interaction)
+        if rules is None:
+            return []
+        typed = current.strip().lower()
+        found = [o for o in options(rules) if typed in o.path.lower()]
+        found.sort(key=lambda o: not o.path.lower().startswith(typed))  # prefix matches first (the sort is stable)
+        return [_choice(f"{o.path} = {show_value(o.default)} ({o.allowed()})", o.path) for o in found[:MAX_CHOICES]]
+
+    async def value_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The values a bool or choice option takes; for a number, its default and range as a hint."""
+        rules = await self._game_rules(interaction)
+        path = getattr(interaction.namespace, "option", None)
+        if rules is None or not isinstance(path, str):
+            return []
+        try:
+            opt = find_option(rules, path)
+        except ValueError:
+            return []
+        default = find_option(type(rules), path).default
+        if opt.kind == "bool":
+            values = ["true", "false"]
+        elif opt.kind == "choice":
+            values = list(opt.choices)
+        else:
+            typed = current.strip()
+            values = [typed] if typed.lstrip("-").isdigit() else []
+            values += [
+                v
+                for v in (
+                    show_value(default),
+                    str(opt.lo) if opt.lo is not None else None,
+                    str(opt.hi) if opt.hi is not None else None,
+                )
+                if v and v not in values
+            ]
+        typed = current.strip().lower()
+        values = [v for v in values if typed in v.lower()] or values
+        return [_choice(self._value_label(opt, v, default, interaction.locale), v) for v in values[:MAX_CHOICES]]
+
+    @staticmethod
+    def _value_label(opt: RuleOption, value: str, default: Any, locale: object) -> str:
+        notes = []
+        if value == show_value(opt.default):
+            notes.append(t("rules.ac_current", locale))
+        if value == show_value(default):
+            notes.append(t("rules.ac_default", locale))
+        if opt.kind == "int":
+            notes.append(opt.allowed())
+        return f"{value} ({', '.join(notes)})" if notes else value
+
+    # ------------------------------------------------------------------ /rules show
+
+    @rules.command(name="show", description=L("Every house rule of a game, with its default", "cmd_economy.rules_show"))
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @guarded
+    async def rules_show(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        assert interaction.guild_id is not None
+        embed, view = await rules_page(self.bot, interaction.guild_id, game.value, 0, interaction.locale)
+        if view is None:
+            await interaction.response.send_message(embed=embed)
+        else:
+            await interaction.response.send_message(embed=embed, view=view)
+
+    # ------------------------------------------------------------------ /rules set
+
+    @rules.command(name="set", description=L("Change one house rule (moderators)", "cmd_economy.rules_set"))
+    @app_commands.describe(
+        game=L("The game", "cmd_economy.rules_game"),
+        option=L("The rule option (start typing to search)", "cmd_economy.rules_option"),
+        value=L("The new value", "cmd_economy.rules_value"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(option=option_autocomplete, value=value_autocomplete)
+    @guarded
+    async def rules_set(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        option: app_commands.Range[str, 1, 100],
+        value: app_commands.Range[str, 1, 100],
+    ) -> None:
+        await require_moderator(interaction)
+        assert interaction.guild_id is not None
+        spec = _spec(game.value)
+        current = await rules_in_force(self.bot, interaction.guild_id, spec)
+        path = option.strip()
+        updated = with_option(current, path, value)  # RuleError: unknown option / out of range, with the range
+        old, new = _value_at(current, path), _value_at(updated, path)
+        if old == new:
+            raise UserError("rules.unchanged", option=path, value=show_value(new))
+        await self.bot.db.set_house_rule(
+            interaction.guild_id,
+            spec.id,
+            to_data(updated),
+            actor_id=interaction.user.id,
+            path=path,
+            old_value=old,
+            new_value=new,
+        )
+        await interaction.response.send_message(
+            t(
+                "rules.changed",
+                interaction.locale,
+                moderator=interaction.user.mention,
+                game=game_name(spec.id, interaction.locale),
+                option=path,
+                old=show_value(old),
+                new=show_value(new),
+            ),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    # ------------------------------------------------------------------ /rules reset
+
+    @rules.command(
+        name="reset",
+        description=L(
+            "Put one house rule, or all of them, back to the default (moderators)", "cmd_economy.rules_reset"
+        ),
+    )
+    @app_commands.describe(
+        game=L("The game", "cmd_economy.rules_game"),
+        option=L("The rule option to reset (leave empty to reset every option)", "cmd_economy.rules_reset_option"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(option=option_autocomplete)
+    @guarded
+    async def rules_reset(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        option: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        await require_moderator(interaction)
+        assert interaction.guild_id is not None
+        spec = _spec(game.value)
+        locale = interaction.locale
+        name = game_name(spec.id, locale)
+        if option is None:
+            await self.bot.db.reset_house_rules(interaction.guild_id, spec.id, actor_id=interaction.user.id)
+            text = t("rules.reset_all", locale, moderator=interaction.user.mention, game=name)
+        else:
+            path = option.strip()
+            current = await rules_in_force(self.bot, interaction.guild_id, spec)
+            updated = without_option(current, path)
+            old, new = _value_at(current, path), _value_at(updated, path)
+            if old == new:
+                raise UserError("rules.already_default", option=path, value=show_value(new))
+            await self.bot.db.set_house_rule(
+                interaction.guild_id,
+                spec.id,
+                to_data(updated),
+                actor_id=interaction.user.id,
+                path=path,
+                old_value=old,
+                new_value=new,
+                reset=True,
+            )
+            text = t(
+                "rules.reset_one",
+                locale,
+                moderator=interaction.user.mention,
+                game=name,
+                option=path,
+                old=show_value(old),
+                new=show_value(new),
+            )
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+
+    # ------------------------------------------------------------------ /rules history
+
+    @rules.command(
+        name="history",
+        description=L("Recent changes to a game's house rules (moderators)", "cmd_economy.rules_history"),
+    )
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @guarded
+    async def rules_history(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        await require_moderator(interaction)
+        assert interaction.guild_id is not None
+        spec = _spec(game.value)
+        locale = interaction.locale
+        changes = await self.bot.db.house_rule_history(interaction.guild_id, spec.id, limit=HISTORY_LIMIT)
+        lines = [self._history_line(c, locale) for c in changes]
+        embed = discord.Embed(
+            title=t("rules.history_title", locale, game=game_name(spec.id, locale)),
+            colour=COLOUR,
+            description="\n".join(lines)[:4000] or t("rules.history_empty", locale),
+        )
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @staticmethod
+    def _history_line(change: RuleChange, locale: object) -> str:
+        who = f"<@{change.actor_id}>" if change.actor_id else "?"
+        when = f"<t:{int(change.at)}:f>"
+        if change.path == ALL_OPTIONS:
+            return t("rules.history_reset_all", locale, when=when, who=who)
+        key = "rules.history_reset" if change.reset else "rules.history_set"
+        return t(
+            key,
+            locale,
+            when=when,
+            who=who,
+            option=change.path,
+            old=show_value(change.old_value),
+            new=show_value(change.new_value),
+        )
