@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal, NamedTuple
@@ -65,16 +67,21 @@ class Core:
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[float]:
-        """One write transaction under the lock; yields the transaction's timestamp."""
+        """One write transaction under the lock; yields the transaction's timestamp.
+
+        A cancelled await does not stop its statement: aiosqlite still runs it on the connection's
+        thread. So BEGIN sits inside the ``try`` and the ROLLBACK is sent unconditionally; it queues
+        behind whatever statement was in flight and undoes it too.
+        """
         async with self._lock:
-            await self._exec("BEGIN IMMEDIATE")
             try:
+                await self._exec("BEGIN IMMEDIATE")
                 yield self._clock()
+                await self._exec("COMMIT")
             except BaseException:
-                if self._conn.in_transaction:
+                with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
                     await self._exec("ROLLBACK")
                 raise
-            await self._exec("COMMIT")
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[None]:

@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from bot.storage.core import Core, Leg
-from bot.storage.errors import InsufficientFunds, InvalidValue, StorageError
+from bot.storage.errors import InvalidValue, StorageError
 from bot.storage.models import (
     DailyClaim,
     GuildConfig,
@@ -241,15 +241,9 @@ class EconomyOps(Core):
             if not (await self._config(guild_id)).give_enabled:
                 raise StorageError("storage.give_disabled", "giving chips is disabled in this server")
             sender = await self._ensure_wallet(guild_id, sender_id, now)
-            if sender.balance < amount:
-                raise InsufficientFunds(
-                    f"user {sender_id} has {sender.balance} chips, needs {amount}",
-                    needed=amount,
-                    available=sender.balance,
-                    user_id=sender_id,
-                )
             recipient = await self._ensure_wallet(guild_id, recipient_id, now)
             legs = [Leg("wallet", -amount, user_id=sender_id), Leg("wallet", amount, user_id=recipient_id)]
+            # The debit is a conditional UPDATE: an overdraw raises InsufficientFunds and rolls back.
             movement_id = await self._move(guild_id, "give", key, legs, now, actor_id=sender_id)
             result = Transfer(movement_id, key, "give", amount, sender.balance - amount, recipient.balance + amount)
             await self._set_outcome(movement_id, dump_outcome(result))

@@ -17,7 +17,7 @@ import aiosqlite
 
 from bot.storage.core import Core, Leg
 from bot.storage.economy import check_amount
-from bot.storage.errors import InsufficientFunds, InvalidState, InvalidValue, NotFound, StorageError
+from bot.storage.errors import InvalidState, InvalidValue, NotFound, StorageError
 from bot.storage.models import (
     ACTIVE_STATUSES,
     Closure,
@@ -196,13 +196,6 @@ class TableOps(Core):
         wallet_balance: int | None = None
         if user_id is not None and not table.practice:
             wallet = await self._ensure_wallet(table.guild_id, user_id, now)
-            if wallet.balance < buy_in:
-                raise InsufficientFunds(
-                    f"user {user_id} has {wallet.balance} chips, the buy-in is {buy_in}",
-                    needed=buy_in,
-                    available=wallet.balance,
-                    user_id=user_id,
-                )
             wallet_balance = wallet.balance - buy_in
         # A practice stack is virtual: it starts full and no movement funds it.
         seat_id = await self._insert(
@@ -211,7 +204,7 @@ class TableOps(Core):
             (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now),
         )
         legs: list[Leg] = []
-        if not table.practice:
+        if not table.practice:  # _move refuses (InsufficientFunds) a buy-in the wallet cannot pay
             source = Leg("wallet", -buy_in, user_id=user_id) if user_id is not None else Leg("house", -buy_in)
             legs = [source, Leg("seat", buy_in, user_id=user_id, seat_id=seat_id)]
         reason = "buy_in" if user_id is not None else "house_fund"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from typing import Any
 
@@ -194,3 +195,19 @@ async def test_leaderboard_order_pagination_and_rank(ledger_checked: Database) -
     assert await db.rank(GUILD, 42) is None
     with pytest.raises(InvalidValue):
         await db.leaderboard(GUILD, limit=0)
+
+
+async def test_cancelled_operations_leave_a_consistent_database(ledger_checked: Database) -> None:
+    db = ledger_checked
+    await db.set_config(GUILD, actor_id=MOD, give_enabled=True)
+    await db.ensure_member(GUILD, 1)
+    for steps in range(12):
+        task = asyncio.create_task(db.give(GUILD, 1, 2, 10))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    given = 1000 - await db.balance(GUILD, 1)
+    assert await db.balance(GUILD, 2) == 1000 + given
+    assert not db._conn.in_transaction

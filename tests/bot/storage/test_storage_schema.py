@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
-from bot.storage import Database
+import pytest
+
+from bot.storage import REASONS, Database
 from bot.storage.database import _statements, migrations
 
 
@@ -43,3 +46,16 @@ def test_migrations_are_numbered_from_one_and_split_into_statements() -> None:
     assert _statements("-- only a comment\nCREATE TABLE t (a);\n-- trailing comment\n") == [
         "-- only a comment\nCREATE TABLE t (a);"
     ]
+
+
+async def test_every_reason_is_allowed_by_the_schema(db: Database) -> None:
+    async with db._write() as now:
+        for i, reason in enumerate(REASONS):
+            await db._exec(
+                "INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, ?, ?, ?)",
+                (reason, f"r{i}", now),
+            )
+        with pytest.raises(sqlite3.IntegrityError):
+            await db._exec(
+                "INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, 'bribe', 'x', ?)", (now,)
+            )
