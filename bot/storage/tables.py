@@ -104,12 +104,16 @@ class TableOps(Core):
             except NotFound:
                 return None
 
+    async def _active_id_in(self, channel_id: int) -> int | None:
+        table_id: int | None = await self._scalar(
+            "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
+        )
+        return table_id
+
     async def active_table_in(self, channel_id: int) -> Table | None:
         """The lobby or playing table in a channel, if any."""
         async with self._read():
-            table_id = await self._scalar(
-                "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
-            )
+            table_id = await self._active_id_in(channel_id)
             return None if table_id is None else await self._table_row(table_id)
 
     async def list_active_tables(self, guild_id: int | None = None) -> list[Table]:
@@ -148,9 +152,8 @@ class TableOps(Core):
         check_amount(buy_in)
         rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
         async with self._write() as now:
-            busy = await self._scalar(
-                "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
-            )
+            # The partial unique index enforces this too; checking first names the table in the error.
+            busy = await self._active_id_in(channel_id)
             if busy is not None:
                 raise StorageError(
                     "storage.channel_busy", f"channel {channel_id} already has table {busy}", table_id=busy
