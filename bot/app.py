@@ -74,7 +74,7 @@ class FudabaBot(commands.Bot):
             return True
         if interaction.guild_id is None:
             return False
-        config = await self.db.get_guild_config(interaction.guild_id)
+        config = await self.db.get_config(interaction.guild_id)
         role_id = config.moderator_role_id
         roles = getattr(interaction.user, "roles", [])
         return role_id is not None and any(r.id == role_id for r in roles)

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.errors import UserError, guarded
 from bot.i18n import t
 from bot.i18n.translator import L
+from bot.ui import adapters
 from games.core.record import TableRecord
 from games.core.rng import commitment, seeded_shuffle
 from games.registry import all_games
@@ -21,7 +22,9 @@ if TYPE_CHECKING:
     from bot.app import FudabaBot
 
 GAME_CHOICES = [
-    app_commands.Choice(name=L(spec.name_en, f"cmd.game_{gid}"), value=gid) for gid, spec in all_games().items()
+    app_commands.Choice(name=L(spec.name_en, f"cmd.game_{gid}"), value=gid)
+    for gid, spec in all_games().items()
+    if gid in adapters()
 ]
 MAX_CHIPS = 1_000_000_000
 

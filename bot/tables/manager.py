@@ -603,7 +603,8 @@ class AmountModal(discord.ui.Modal):
                     hint = f"{item.lo}–{item.hi}"
                     break
         self.amount: discord.ui.TextInput[Any] = discord.ui.TextInput(
-            label=t("panel.amount_label", locale)[:45], placeholder=hint or None, max_length=12, required=True)
+            label=t("panel.amount_label", locale)[:45], placeholder=hint or None, max_length=12, required=True,
+            custom_id="amount")
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:

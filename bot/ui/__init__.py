@@ -5,9 +5,13 @@ from __future__ import annotations
 from bot.ui.base import GameUI
 
 
-def ui_for(game_id: str) -> GameUI:
-    """The adapter of one game."""
+def adapters() -> dict[str, GameUI]:
+    """Every game that can be played on Discord, by id (an engine without an adapter is not offered)."""
     from bot.ui.oicho import OichoUI
 
-    adapters: dict[str, GameUI] = {"oicho": OichoUI()}
-    return adapters[game_id]
+    return {"oicho": OichoUI()}
+
+
+def ui_for(game_id: str) -> GameUI:
+    """The adapter of one game."""
+    return adapters()[game_id]
