@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar
 
 from games.core.errors import NotationError
 
@@ -31,7 +32,7 @@ class Action:
             raise NotationError(f"{cls.verb} takes {len(fields)} argument(s), got {len(args)}")
         hints = typing.get_type_hints(cls)
         values: dict[str, Any] = {}
-        for f, raw in zip(fields, args):
+        for f, raw in zip(fields, args, strict=True):
             values[f.name] = _from_text(hints[f.name], raw, cls.verb)
         return cls(**values)
 

@@ -11,8 +11,9 @@ Cards are immutable and hashable. ``str(card)`` gives the notation back.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar, Iterable, Sequence, TypeVar
+from typing import ClassVar, TypeVar
 
 from games.core.errors import NotationError
 

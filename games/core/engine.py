@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Iterator, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, KabuCard, LukFuCard

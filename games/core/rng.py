@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Sequence, TypeVar
+from typing import TypeVar
 
 from games.core.cards import FrenchCard, KabuCard, LukFuCard, complete_deck_order
 from games.core.errors import NotationError, RecordError
