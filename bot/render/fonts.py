@@ -8,6 +8,7 @@ for (emoji, most symbols outside CJK and Latin) is dropped instead of being draw
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from contextlib import ExitStack
 from functools import lru_cache
@@ -63,6 +64,7 @@ def has_glyph(char: str) -> bool:
 
 
 # Joiners, variation selectors and tag characters glue emoji together; they draw nothing by themselves.
+_WIDTH_FOLD = re.compile("[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff61-\uff9f]+")
 _INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
 
 
@@ -70,10 +72,12 @@ _INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me", "Zl", "Zp"}
 def displayable(text: str) -> str:
     """``text`` without the characters the font cannot draw; runs of whitespace become one space.
 
-    NFKC first: fullwidth Latin (ｆｕｌｌ) becomes plain, halfwidth katakana full — narrower names, same reading.
+    Fullwidth letters and digits (ｆｕｌｌ) become plain ones and halfwidth katakana (ｶﾀｶﾅ) full ones, so
+    names take less room; fullwidth punctuation (：、（）) is kept, as Japanese labels use it on purpose.
     """
+    text = _WIDTH_FOLD.sub(lambda m: unicodedata.normalize("NFKC", m.group()), unicodedata.normalize("NFC", text))
     kept: list[str] = []
-    for char in unicodedata.normalize("NFKC", text):
+    for char in text:
         if char.isspace():
             if kept and kept[-1] != " ":
                 kept.append(" ")

@@ -15,6 +15,7 @@ Layout (1000×560, about 450 px wide on a phone, so nothing important is smaller
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -69,7 +70,7 @@ FALLBACK: dict[str, dict[str, str]] = {
     "oicho.table_phase_round_over": {"en": "Showdown", "ja": "勝負"},
     "oicho.table_phase_game_over": {"en": "Game over · winner: {name}", "ja": "終了・勝者：{name}"},
     "oicho.table_dealer": {"en": "Dealer", "ja": "親"},
-    "oicho.table_tenure": {"en": "round {held}/{limit} · net {net:+d}", "ja": "{held}/{limit}局目・収支 {net:+d}"},
+    "oicho.table_tenure": {"en": "round {held}/{limit} · net {net}", "ja": "{held}/{limit}局目・収支 {net}"},
     "oicho.table_maki_fuda": {"en": "Maki-fuda", "ja": "まき札"},
     "oicho.table_pile_total": {"en": "bets {total}", "ja": "賭け {total}"},
     "oicho.table_outcome_pile": {"en": "Bettors win ×{mult}", "ja": "子の勝ち ×{mult}"},
@@ -85,21 +86,52 @@ TURN_MARK = "▶"
 WINNER_MARK = "★"
 
 
-def render_oicho_table(view: OichoPublicView, names: list[str], lang: str = "en", fmt: Format = "png") -> bytes:
-    """The public table as upload bytes (paletted PNG by default). ``names[seat]`` is each seat's display name."""
-    return encode(compose_oicho_table(view, names, lang), fmt)
+def render_oicho_table(
+    view: OichoPublicView, names: list[str], lang: str = "en", fmt: Format = "png", stake: int = 1
+) -> bytes:
+    """The public table as upload bytes (paletted PNG by default).
+
+    ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the
+    view's points into the chips shown, as the table's embed does.
+    """
+    return encode(compose_oicho_table(view, names, lang, stake), fmt)
 
 
-def compose_oicho_table(view: OichoPublicView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def compose_oicho_table(view: OichoPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
     """The public table as an RGB image, before encoding."""
     c = Canvas(Image.new("RGB", (WIDTH, HEIGHT), P.FELT))
-    seat_names = _seat_names(names, view.seats)
-    _top_bar(c, view, seat_names, lang)
-    _dealer_row(c, view, seat_names, lang)
+    t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
+    _top_bar(c, view, t)
+    _dealer_row(c, view, t)
     for i, pile in enumerate(view.piles):
-        _pile_column(c, view, pile, MARGIN + i * PILE_W, seat_names, lang)
-    _seat_strip(c, view, seat_names)
+        _pile_column(c, view, pile, MARGIN + i * PILE_W, t)
+    _seat_strip(c, view, t)
     return c.img
+
+
+@dataclass(frozen=True)
+class _Text:
+    """Per-render wording: seat names, language, and points shown as chips."""
+
+    names: list[str]
+    lang: str
+    stake: int
+
+    def chips(self, points: int) -> str:
+        return f"{points * self.stake:,}"
+
+    def signed(self, points: int) -> str:
+        return f"{points * self.stake:+,}"
+
+    def short(self, points: int) -> str:
+        """Chips in a narrow seat cell: exact below 100,000, then ``123k`` / ``4.5M`` (the embed has the rest)."""
+        n = points * self.stake
+        if abs(n) < 100_000:
+            return f"{n:,}"
+        thousands = round(n / 1000)
+        if abs(thousands) < 10_000:
+            return f"{thousands}k"
+        return f"{n / 1_000_000:.1f}M"
 
 
 # ---------------------------------------------------------------- pieces
@@ -132,16 +164,24 @@ def _visible_points(cards: Sequence[KabuCard | None]) -> int | None:
     return sum(c.points for c in cards if c is not None) % 10
 
 
-def _top_bar(c: Canvas, view: OichoPublicView, names: list[str], lang: str) -> None:
+def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
+    lang = t.lang
     c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     base = TOP_BAR_H - 12
     title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
     x = MARGIN + c.fitted((MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
 
-    status = _status_text(view, names, lang)
-    cap_text = label("oicho.table_cap", lang, FALLBACK, cap=view.cap, used=view.cap_used, left=view.cap_left)
+    status = _status_text(view, t.names, lang)
+    cap_text = label(
+        "oicho.table_cap",
+        lang,
+        FALLBACK,
+        cap=t.chips(view.cap),
+        used=t.chips(view.cap_used),
+        left=t.chips(view.cap_left),
+    )
     gauge_w = 90
-    cap_w = min(text_width(cap_text, 20), 300)
+    cap_w = min(text_width(cap_text, 20), 440)
     cap_x = WIDTH - MARGIN - gauge_w - 10 - cap_w
     c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
     c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
@@ -189,7 +229,8 @@ def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> 
             c.draw.rounded_rectangle((cx, y, cx + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
 
 
-def _dealer_row(c: Canvas, view: OichoPublicView, names: list[str], lang: str) -> None:
+def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
+    names, lang = t.names, t.lang
     y = DEALER_Y
     c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
     x = MARGIN + 10
@@ -201,7 +242,12 @@ def _dealer_row(c: Canvas, view: OichoPublicView, names: list[str], lang: str) -
     c.fitted((x + bw + 8, base), names[view.dealer], 24, 300 - bw - 8, P.TEXT)
     tenure = view.tenure
     tenure_text = label(
-        "oicho.table_tenure", lang, FALLBACK, held=tenure.rounds_held, limit=tenure.rounds_limit, net=tenure.net
+        "oicho.table_tenure",
+        lang,
+        FALLBACK,
+        held=tenure.rounds_held,
+        limit=tenure.rounds_limit,
+        net=t.signed(tenure.net),
     )
     c.fitted((x, base + 30), tenure_text, 18, 300, P.TEXT_DIM)
     hand = view.dealer_hand.hand
@@ -226,7 +272,8 @@ def _bettors(pile: PileView) -> list[tuple[int, int]]:
     return list(totals.items())
 
 
-def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, names: list[str], lang: str) -> None:
+def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _Text) -> None:
+    lang = t.lang
     col_w = PILE_W - 8
     x1 = x0 + col_w
     y0, y1 = PILES_Y, SEATS_Y - 8
@@ -238,7 +285,7 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, name
     base = y0 + 28
     c.text((x0 + pad, base), f"P{pile.number}", 24, P.TEXT)
     if pile.total:
-        total_text = label("oicho.table_pile_total", lang, FALLBACK, total=pile.total)
+        total_text = label("oicho.table_pile_total", lang, FALLBACK, total=t.chips(pile.total))
         c.fitted((x1 - pad, base), total_text, 20, col_w - 60, P.GOLD, anchor="rs")
 
     cards_y = base + 10
@@ -259,7 +306,7 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, name
         c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
         y += 28
 
-    _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, names, lang)
+    _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, t)
 
 
 BET_LINE_H = 21
@@ -273,8 +320,7 @@ def _bet_lines(
     y: float,
     width: float,
     bottom: float,
-    names: list[str],
-    lang: str,
+    t: _Text,
 ) -> None:
     """Each bettor's name and amount; two narrower columns when one would overflow (9 children fit)."""
     bettors = _bettors(pile)
@@ -289,18 +335,18 @@ def _bet_lines(
     for k, (seat, amount) in enumerate(shown):
         col, row = divmod(k, rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        aw = c.text((lx + col_w, ly), str(amount), size, P.GOLD, anchor="rs")
+        aw = c.text((lx + col_w, ly), t.chips(amount), size, P.GOLD, anchor="rs")
         lead = 0.0
         if marking and pile.decider == seat:  # 決: who decides this pile's second extra
             lead = c.badge(lx, ly, "決", size - 4, P.GOLD, P.INK) + 3
         colour = P.GOLD if seat in view.to_act else P.TEXT
-        c.fitted((lx + lead, ly), names[seat], size, col_w - aw - 6 - lead, colour)
+        c.fitted((lx + lead, ly), t.names[seat], size, col_w - aw - 6 - lead, colour)
     if len(shown) < len(bettors):
         rest = bettors[len(shown) :]
         col, row = divmod(len(shown), rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        tw = c.text((lx + col_w, ly), str(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
-        more = label("oicho.table_more_bets", lang, FALLBACK, count=len(rest))
+        tw = c.text((lx + col_w, ly), t.chips(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
+        more = label("oicho.table_more_bets", t.lang, FALLBACK, count=len(rest))
         c.fitted((lx, ly), more, size, col_w - tw - 6, P.TEXT_DIM)
 
 
@@ -310,7 +356,8 @@ def _outcome(pile: PileView, lang: str) -> tuple[str, P.RGB]:
     return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=max(1, pile.multiplier)), colour
 
 
-def _seat_strip(c: Canvas, view: OichoPublicView, names: list[str]) -> None:
+def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
+    names = t.names
     cell_w = (WIDTH - 2 * MARGIN) // SEATS_COLS
     deltas = view.last_deltas if view.phase in ("round_over", "game_over") else None
     for seat in range(view.seats):
@@ -334,8 +381,8 @@ def _seat_strip(c: Canvas, view: OichoPublicView, names: list[str]) -> None:
         right = x + cell_w - 10
         if deltas is not None and seat < len(deltas) and deltas[seat]:
             d = deltas[seat]
-            right -= c.text((right, base), f"{d:+d}", 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6
-        stack = str(view.stacks[seat]) if seat < len(view.stacks) else ""
+            right -= c.text((right, base), t.signed(d), 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6
+        stack = t.short(view.stacks[seat]) if seat < len(view.stacks) else ""
         right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
         name_colour = P.GOLD if seat in view.to_act else colour
         c.fitted((x + lead, base), names[seat], 18, right - x - lead, name_colour)

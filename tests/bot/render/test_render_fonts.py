@@ -68,3 +68,8 @@ def test_fit_keeps_short_names_and_never_returns_nothing() -> None:
 
 def test_fullwidth_latin_is_folded() -> None:
     assert fonts.displayable("ｆｕｌｌ") == "full"
+
+
+def test_japanese_punctuation_is_kept() -> None:
+    assert fonts.displayable("胴前 50：賭け（3）") == "胴前 50：賭け（3）"
+    assert fonts.displayable("ｶﾞｷﾞ１２") == "ガギ12"

@@ -76,3 +76,10 @@ def test_every_label_has_a_fallback_in_both_languages() -> None:
     for key, texts in oicho.FALLBACK.items():
         assert texts.get("en"), key
         assert texts.get("ja"), key
+
+
+def test_stake_turns_points_into_chips() -> None:
+    view = busy_oicho_view()
+    plain = oicho.compose_oicho_table(view, BUSY_NAMES, "en").tobytes()
+    assert oicho.compose_oicho_table(view, BUSY_NAMES, "en", stake=10).tobytes() != plain
+    assert oicho.compose_oicho_table(view, BUSY_NAMES, "en", stake=1).tobytes() == plain
