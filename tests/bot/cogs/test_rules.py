@@ -1,0 +1,193 @@
+"""/rules: everyone reads the house rules; moderators change, reset and audit them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.cogs.rules import PAGE_CHARS
+from games.core.house_rules import options
+from games.registry import all_games
+from tests.bot.cogs.conftest import button_labels, embed_text
+from tests.bot.conftest import LOCALES
+
+OICHO_OPTIONS = len(options(all_games()["oicho"].rules_model))
+
+
+def _option_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if "`" in line and " = " in line]
+
+
+async def test_show_lists_every_option_with_its_default_on_pages(world: Any) -> None:
+    shown = await world.alice.slash(world.channel, "rules show", game="oicho")
+    assert not shown.ephemeral
+    first = embed_text(shown.response)
+    assert "House rules — Oicho-Kabu" in first
+    assert "`bank_cap` = 50 · default 50 · ≥ 1" in first
+    assert "`arashi_multiplier` = 1 · default 1 · 1–5" in first
+    assert f"✏️ 0 of {OICHO_OPTIONS} options changed" in first
+    seen = _option_lines(first)
+    assert button_labels(shown.response) == [("Previous", True), ("Next", False)]
+
+    message = shown.response
+    while ("Next", False) in button_labels(message):
+        await world.bob.click(message, label="Next")
+        message = world.channel.history(viewer=world.bob)[-1]
+        seen += _option_lines(embed_text(message))
+        message = _raw(world, message)
+    paths = [line.split("`")[1] for line in seen]
+    assert paths == [o.path for o in options(all_games()["oicho"].rules_model)]
+
+
+def _raw(world: Any, message: Any) -> Any:
+    """The stored message (raw components), as the next click needs it."""
+    from simcord.results import ResponseMessage
+
+    return ResponseMessage(world.env, world.env.backend.get_message(message.channel.id, message.id))
+
+
+async def test_show_keeps_every_page_within_embed_limits(world: Any) -> None:
+    shown = await world.alice.slash(world.channel, "rules show", game="ofc")
+    message = shown.response
+    pages = 1
+    while True:
+        embed = message.embeds[0]
+        assert len(embed.description or "") <= PAGE_CHARS
+        assert len(embed) <= 6000
+        if ("Next", False) not in button_labels(message):
+            break
+        await world.alice.click(message, label="Next")
+        message = _raw(world, world.channel.history(viewer=world.alice)[-1])
+        pages += 1
+    assert f"Page {pages} of {pages}" in embed_text(message)
+    assert pages > 1
+
+
+async def test_moderator_sets_a_rule_seen_in_show_and_history(world: Any, database: Any) -> None:
+    changed = await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="80")
+    assert not changed.ephemeral
+    assert "`bank_cap`: 50 → **80**" in changed.response.content
+    assert "tables already open keep their rules" in changed.response.content
+    assert (await database.get_house_rules(world.guild.id, "oicho"))["bank_cap"] == 80
+
+    shown = await world.alice.slash(world.channel, "rules show", game="oicho")
+    text = embed_text(shown.response)
+    assert "✏️ `bank_cap` = **80** · default 50" in text
+    assert f"✏️ 1 of {OICHO_OPTIONS} options changed" in text
+
+    history = await world.mod.slash(world.channel, "rules history", game="oicho")
+    assert history.ephemeral
+    assert f"<@{world.mod.id}> `bank_cap`: 50 → 80" in embed_text(history.response)
+    [change] = await database.house_rule_history(world.guild.id, "oicho")
+    assert (change.path, change.old_value, change.new_value, change.actor_id) == ("bank_cap", 50, 80, world.mod.id)
+
+
+async def test_nested_bool_and_choice_options(world: Any, database: Any) -> None:
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo.enabled", value="on")
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo.scope", value="dealer")
+    stored = await database.get_house_rules(world.guild.id, "oicho")
+    assert stored["local_yaku"]["gogo"] == {"enabled": True, "multiplier": 1, "scope": "dealer"}
+    same = await world.mod.slash(
+        world.channel, "rules set", game="oicho", option="local_yaku.gogo.enabled", value="true"
+    )
+    assert same.ephemeral
+    assert "already true: nothing changed" in same.response.content
+
+
+async def test_bad_option_and_out_of_range_value_are_refused_with_the_range(world: Any, database: Any) -> None:
+    unknown = await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_capp", value="5")
+    assert unknown.ephemeral
+    assert "no rule option `bank_capp`" in unknown.response.content
+
+    too_big = await world.mod.slash(world.channel, "rules set", game="oicho", option="arashi_multiplier", value="9")
+    assert too_big.ephemeral
+    assert "`arashi_multiplier` must be 1–5; “9” is out of range" in too_big.response.content
+
+    not_bool = await world.mod.slash(world.channel, "rules set", game="oicho", option="maki_fuda", value="maybe")
+    assert "takes true or false" in not_bool.response.content
+    bad_choice = await world.mod.slash(world.channel, "rules set", game="ofc", option="variant", value="z")
+    assert "must be one of a / b / c / d" in bad_choice.response.content
+
+    assert await database.get_house_rules(world.guild.id, "oicho") is None
+    assert await database.house_rule_history(world.guild.id) == []
+
+
+async def test_member_cannot_change_rules_or_read_the_audit(world: Any, database: Any) -> None:
+    setting = await world.alice.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="80")
+    assert setting.ephemeral
+    assert "Only moderators can do that" in setting.response.content
+    reset = await world.alice.slash(world.channel, "rules reset", game="oicho")
+    assert "Only moderators can do that" in reset.response.content
+    history = await world.alice.slash(world.channel, "rules history", game="oicho")
+    assert "Only moderators can do that" in history.response.content
+    assert await database.get_house_rules(world.guild.id, "oicho") is None
+    assert await database.house_rule_history(world.guild.id) == []
+
+
+async def test_reset_one_option_then_all(world: Any, database: Any) -> None:
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="80")
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="dealer_rounds", value="5")
+
+    one = await world.mod.slash(world.channel, "rules reset", game="oicho", option="bank_cap")
+    assert "`bank_cap` to its default: 80 → **50**" in one.response.content
+    stored = await database.get_house_rules(world.guild.id, "oicho")
+    assert (stored["bank_cap"], stored["dealer_rounds"]) == (50, 5)
+    again = await world.mod.slash(world.channel, "rules reset", game="oicho", option="bank_cap")
+    assert "already at its default (50)" in again.response.content
+
+    everything = await world.mod.slash(world.channel, "rules reset", game="oicho")
+    assert "reset every Oicho-Kabu house rule" in everything.response.content
+    assert await database.get_house_rules(world.guild.id, "oicho") is None
+
+    history = embed_text((await world.mod.slash(world.channel, "rules history", game="oicho")).response)
+    lines = [line for line in history.splitlines() if line.startswith("<t:")]
+    assert "reset every option to its default" in lines[0]
+    assert "reset `bank_cap`: 80 → 50" in lines[1]
+    assert "`dealer_rounds`: 3 → 5" in lines[2]
+
+
+async def test_option_autocomplete_lists_the_games_paths_with_value_and_range(world: Any) -> None:
+    choices = await world.mod.autocomplete(world.channel, "rules set", "option", "gogo", game="oicho")
+    assert [c["value"] for c in choices] == [
+        "local_yaku.gogo.enabled",
+        "local_yaku.gogo.multiplier",
+        "local_yaku.gogo.scope",
+    ]
+    assert choices[1]["name"] == "local_yaku.gogo.multiplier = 1 (1–5)"
+
+    prefix = await world.mod.autocomplete(world.channel, "rules set", "option", "dealer", game="oicho")
+    assert prefix[0]["value"].startswith("dealer")
+    everything = await world.mod.autocomplete(world.channel, "rules set", "option", "", game="ofc")
+    assert len(everything) == 25
+    assert all(len(c["name"]) <= 100 for c in everything)
+
+
+async def test_value_autocomplete_offers_bools_choices_and_number_hints(world: Any) -> None:
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="maki_fuda", value="true")
+    bools = await world.mod.autocomplete(world.channel, "rules set", "value", "", game="oicho", option="maki_fuda")
+    assert [c["value"] for c in bools] == ["true", "false"]
+    assert bools[0]["name"] == "true (current)"
+    assert bools[1]["name"] == "false (default)"
+
+    choice = await world.mod.autocomplete(
+        world.channel, "rules set", "value", "", game="oicho", option="first_extra_visibility"
+    )
+    assert [c["value"] for c in choice] == ["all_children", "pile_bettors"]
+
+    number = await world.mod.autocomplete(
+        world.channel, "rules set", "value", "3", game="oicho", option="arashi_multiplier"
+    )
+    assert number[0] == {"name": "3 (1–5)", "value": "3"}
+
+
+async def test_japanese_member_reads_japanese_rules(world: Any) -> None:
+    LOCALES[world.alice.id] = "ja"
+    LOCALES[world.mod.id] = "ja"
+    shown = await world.alice.slash(world.channel, "rules show", game="oicho")
+    text = embed_text(shown.response)
+    assert "ハウスルール — おいちょかぶ" in text
+    assert "`bank_cap` = 50 · 既定 50" in text
+    assert button_labels(shown.response) == [("前へ", True), ("次へ", False)]
+    refused = await world.alice.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="2")
+    assert "モデレーターのみ" in refused.response.content
+    bad = await world.mod.slash(world.channel, "rules set", game="oicho", option="arashi_multiplier", value="9")
+    assert "1–5 の範囲で指定してください" in bad.response.content
