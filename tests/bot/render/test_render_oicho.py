@@ -64,12 +64,24 @@ def test_different_states_draw_differently() -> None:
     assert a != ja
 
 
-def test_point_names() -> None:
+def test_point_names_fall_back_to_the_renderer_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.i18n
+
+    monkeypatch.setattr(bot.i18n, "has", lambda key: False)
     assert oicho.points_name(0, "ja").endswith("ブタ")
     assert oicho.points_name(8, "ja") == "8 オイチョ"
     assert "Kabu" in oicho.points_name(9, "en")
     assert oicho.hand_name(HandView(points=9, tier=3, kind="arashi", multiplier=3), "ja") == "嵐 9"
     assert oicho.hand_name(HandView(points=0, tier=2, kind="kuppin", multiplier=1), "ja") == "クッピン"
+
+
+def test_the_catalog_wins_when_it_has_the_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.i18n
+
+    monkeypatch.setattr(bot.i18n, "has", lambda key: key == "oicho.points_9")
+    monkeypatch.setattr(bot.i18n, "t", lambda key, lang, **params: f"<{key}:{lang}>")
+    assert oicho.points_name(9, "ja") == "9 <oicho.points_9:ja>"
+    assert oicho.points_name(8, "ja") == "8 オイチョ"
 
 
 def test_every_label_has_a_fallback_in_both_languages() -> None:
