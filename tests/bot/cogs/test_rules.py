@@ -191,3 +191,17 @@ async def test_japanese_member_reads_japanese_rules(world: Any) -> None:
     assert "モデレーターのみ" in refused.response.content
     bad = await world.mod.slash(world.channel, "rules set", game="oicho", option="arashi_multiplier", value="9")
     assert "1–5 の範囲で指定してください" in bad.response.content
+
+
+async def test_new_tables_open_with_the_rules_in_force_and_keep_them(world: Any, database: Any) -> None:
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="80")
+    opened = await world.alice.slash(world.channel, "play", game="oicho", practice=True)
+    assert opened.acknowledged
+    row = await database.active_table_in(world.channel.id)
+    assert row is not None
+    assert row.rules["bank_cap"] == 80
+
+    await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="60")
+    live = world.env.bot.tables.in_channel(world.channel.id)
+    assert live.rules.bank_cap == 80  # the open table keeps the rules it started with
+    assert (await database.get_table(row.id)).rules["bank_cap"] == 80
