@@ -90,8 +90,8 @@ class PlayCog(commands.Cog):
         if row is None or row.guild_id != interaction.guild_id or not row.record:
             raise UserError("verify.unknown_table")
         record = TableRecord.loads(row.record)
-        live = self.bot.tables.tables.get(table_id)
-        finished = deal < live.engine.deal_no if live is not None and live.engine is not None else True
+        settled = {h.deal_no for h in await self.bot.db.table_history(table_id, limit=1_000_000)}
+        finished = deal in settled or not row.active
         shuffles = [s for s in record.shuffles if s.deal == deal]
         if not shuffles or not finished:
             raise UserError("verify.not_finished")

@@ -1,0 +1,126 @@
+"""Lobby money flows, languages, message reposting and the /verify fairness check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core.cards import kabu_deck
+from games.core.rng import commitment, seeded_shuffle
+from tests.bot.conftest import LOCALES
+from tests.bot.tables.driver import live_table, open_panel, play_one_turn, table_message
+
+
+async def test_lobby_join_leave_cancel_refund_exactly(world: Any) -> None:
+    db = world.env.bot.db
+    gid = world.guild.id
+    await world.alice.slash(world.channel, "play", game="oicho", buy_in=300, stake=3)
+    lobby = world.channel.last_message
+    await world.bob.click(lobby, label="Join")
+    assert await db.balance(gid, world.bob.id) == 700
+    again = await world.bob.click(lobby, label="Join")
+    assert again.ephemeral
+    assert "already seated" in again.response.content
+    await world.bob.click(lobby, label="Leave")
+    assert await db.balance(gid, world.bob.id) == 1000
+    refused = await world.bob.click(lobby, label="Start")
+    assert "host" in refused.response.content
+    too_few = await world.alice.click(lobby, label="Start")
+    assert "At least 2" in too_few.response.content
+    await world.carol.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Cancel")
+    assert await db.balance(gid, world.alice.id) == 1000
+    assert await db.balance(gid, world.carol.id) == 1000
+    assert "cancelled" in world.channel.last_message.embeds[0].description
+    assert await db.verify_ledger(gid) == []
+
+
+async def test_buy_in_must_suit_the_stake_and_the_wallet(world: Any) -> None:
+    odd = await world.alice.slash(world.channel, "play", game="oicho", buy_in=100, stake=3)
+    assert odd.ephemeral
+    assert "multiple of the stake" in odd.response.content
+    await world.alice.slash(world.channel, "play", game="oicho", buy_in=5000)
+    lobby = world.channel.last_message
+    assert world.env.bot.tables.tables == {}  # the host could not pay: no table is left behind
+    assert lobby is not None
+    busy = await world.alice.slash(world.channel, "play", game="oicho")
+    assert busy.acknowledged
+    second = await world.bob.slash(world.channel, "play", game="oicho")
+    assert "already has an active table" in (second.response or second.followups[0]).content
+
+
+async def test_bots_need_a_practice_table_unless_the_guild_allows_chips(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    refused = await world.alice.click(world.channel.last_message, label="Add bot")
+    assert "practice" in refused.response.content
+    await world.alice.click(world.channel.last_message, label="Cancel")
+    await world.alice.slash(world.channel, "play", game="oicho", practice=True)
+    lobby = world.channel.last_message
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby, label="Start")
+    table = live_table(world)
+    assert table.practice
+    assert [s.bot for s in table.seats] == [False, True]
+    assert await world.env.bot.db.balance(world.guild.id, world.alice.id) == 1000
+
+
+async def test_idle_lobby_expires_with_refunds(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.env.advance_time(901)
+    assert world.env.bot.tables.tables == {}
+    assert await world.env.bot.db.balance(world.guild.id, world.bob.id) == 1000
+    assert "expired" in world.channel.last_message.embeds[0].description
+
+
+async def test_japanese_user_gets_a_japanese_panel(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    LOCALES[world.bob.id] = "ja"
+    panel = await open_panel(world, world.bob)
+    assert "第1局" in panel.response.content
+    LOCALES[world.alice.id] = "en-US"
+    english = await open_panel(world, world.alice)
+    assert "Round 1" in english.response.content
+
+
+async def test_an_hour_old_table_message_is_posted_again(world: Any, clock: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    first = table.message_id
+    clock.advance(3601)
+    engine = table.engine
+    assert engine is not None
+    seat = min(engine.to_act())
+    member = world.alice if table.seats[seat].user_id == world.alice.id else world.bob
+    await play_one_turn(world, member)
+    assert table.message_id != first
+    assert all(m.id != first for m in world.channel.history())
+    assert table_message(world).attachments
+
+
+async def test_verify_reveals_a_seed_that_reproduces_the_deal(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho", practice=True)
+    await world.alice.click(world.channel.last_message, label="Add bot")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    engine = table.engine
+    assert engine is not None
+    early = await world.alice.slash(world.channel, "verify", table_id=table.id, deal=1)
+    assert "has not finished" in early.response.content
+    members = {world.alice.id: world.alice}
+    while not engine.results:
+        await play_one_turn(world, members[table.seats[min(engine.to_act())].user_id])
+    result = await world.alice.slash(world.channel, "verify", table_id=table.id, deal=1)
+    text = result.response.content
+    assert result.ephemeral
+    seed = next(s.seed for s in engine.shuffler.used if s.deal == 1 and s.purpose == "deal")
+    assert seed is not None
+    assert seed in text
+    assert commitment(seed) in text
+    order = " ".join(c.notation for c in seeded_shuffle(kabu_deck(10), seed))
+    assert order[:100] in text
+    # The results message revealed the same seed publicly.
+    assert any(seed in str(e.to_dict()) for m in world.channel.history() for e in m.embeds)
