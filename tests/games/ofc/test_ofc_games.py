@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from ofc_testkit import deal_order, dealer_order, play_boards, seeded, stacked
@@ -109,3 +110,12 @@ def test_bot_in_fantasyland_plays_the_solver_board() -> None:
     assert action == Place.of({"front": arr.front, "middle": arr.middle, "back": arr.back}, arr.discards)
     e.apply(1, action)
     assert 1 not in e.to_act()
+
+
+def test_example_record_replays() -> None:
+    path = Path(__file__).resolve().parents[3] / "docs" / "examples" / "ofc.json"
+    e = replay(TableRecord.loads(path.read_text(encoding="utf-8")))
+    assert e.is_over
+    assert e.results[0].deltas == (-8, 8)  # OFC-1: A (seat 1) +8
+    assert e.results[0].summary["fantasyland_next"] == [0, 13]
+    assert sum(e.stacks) == 200
