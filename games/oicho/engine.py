@@ -571,7 +571,7 @@ class OichoEngine(Engine[OichoRules]):
             outcome, mult = self.outcomes[i] if self.outcomes else ("unbet", 0)
             piles.append(
                 {
-                    "pile": i + 1,
+                    "number": i + 1,
                     "cards": [c.notation for c in cards],
                     "hand": _hand_json(classify(cards, "child", self.rules)),
                     "bets": [[s, a] for s, a in self.pile_bets(i + 1)],

@@ -20,8 +20,8 @@ def choose(view: OichoSeatView, legal: Sequence[LegalAction], rng: random.Random
     """One sensible action among ``legal``.
 
     * betting: one or two modest bets (about a tenth of the stack, within the offered range), then done;
-    * a pile decision: draw on 4 or less, stand on 6, draw on 5 half of the time;
-    * the dealer's optional second extra: draw on 0–4, stand from 6, a coin flip on 5;
+    * a pile decision or the dealer's optional second extra: keep any special hand (Kuppin, Shippin,
+      a local yaku), else draw on 4 or less, stand from 6, and flip a coin on 5;
     * between rounds the dealer continues.
     """
     ranges = [item for item in legal if isinstance(item, AmountRange)]
@@ -39,10 +39,12 @@ def choose(view: OichoSeatView, legal: Sequence[LegalAction], rng: random.Random
         return verbs["continue"]
     if "draw" in verbs and "stand" in verbs:
         if view.phase == "dealer":
-            total = _points(view.dealer_hand.cards)
+            hand, total = view.dealer_hand.hand, _points(view.dealer_hand.cards)
         else:
             pile = view.piles[(view.current_pile or 1) - 1]
-            total = _points(pile.cards)
+            hand, total = pile.hand, _points(pile.cards)
+        if hand is not None and hand.tier > 0:
+            return verbs["stand"]  # keep Kuppin / Shippin / a local yaku
         if total is None:
             return verbs[rng.choice(["draw", "stand"])]
         if total <= 4:
