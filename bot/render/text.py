@@ -90,6 +90,10 @@ class Canvas:
         """
         return self.text(xy, fit(text, size, max_width), size, fill, anchor)
 
+    @staticmethod
+    def text_width(text: str, size: int) -> float:
+        return text_width(text, size)
+
     def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB) -> float:
         """A small filled tag (``親``, ``決``) whose text sits on ``baseline``; returns its width."""
         w = text_width(text, size)

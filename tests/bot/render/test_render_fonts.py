@@ -73,3 +73,14 @@ def test_fullwidth_latin_is_folded() -> None:
 def test_japanese_punctuation_is_kept() -> None:
     assert fonts.displayable("胴前 50：賭け（3）") == "胴前 50：賭け（3）"
     assert fonts.displayable("ｶﾞｷﾞ１２") == "ガギ12"
+
+
+def test_every_fixed_mark_the_tables_draw_has_a_glyph() -> None:
+    from bot.render import cards, oicho
+
+    marks = [oicho.DEALER_BADGE, oicho.TURN_MARK, oicho.WINNER_MARK, "決", "×", fonts.ELLIPSIS]
+    marks += list(cards.FRENCH_SUIT_SYMBOL.values()) + list(cards.LUKFU_SUIT_KANJI.values())
+    marks += list("".join(cards.MONTH_KANJI))
+    for mark in marks:
+        for char in mark:
+            assert fonts.has_glyph(char), repr(char)

@@ -1,0 +1,351 @@
+"""The public OFC table (Open-Face Chinese Poker): up to four boards of Front 3 / Middle 5 / Back 5.
+
+Drawing takes a small, engine-independent shape (:class:`OFCTableDrawing`), so the layout can be tested
+and reused without an engine; :func:`ofc_drawing` builds it from the engine's
+:class:`~games.ofc.views.OFCPublicView`, and :func:`render_ofc_table` does both and encodes.
+
+Between hands the engine starts the next hand at once, so a public view whose boards are all still empty
+while a finished hand exists is drawn as that hand's showdown (every board revealed, row hands,
+royalties, fouls, each player's points and who goes to Fantasyland), with the next hand's turn in the bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from bot.render import palette as P
+from bot.render.cards import card_back, card_image, card_size
+from bot.render.encode import Format, encode
+from bot.render.text import Canvas, label
+from games.core.cards import FrenchCard
+from games.ofc.board import ROW_SIZE, ROWS, Board
+from games.ofc.eval import RoyaltyScheme, category_name, eval_row
+from games.ofc.views import BoardView, OFCPublicView
+
+WIDTH = 1000
+MARGIN = 10
+TOP_BAR_H = 40
+CELL_GAP = 8
+CELL_H = 256
+CARD_W = 48
+SMALL_CARD_W = 30
+ROW_GAP = 4
+
+Slot = FrenchCard | None
+"""A placed card, or ``None`` for one placed face down (drawn as a back)."""
+
+FALLBACK: dict[str, dict[str, str]] = {
+    "ofc.table_title": {"en": "OFC {variant} · hand {hand}", "ja": "OFC {variant} 第{hand}ハンド"},
+    "ofc.table_street": {"en": "street {street}/{streets}", "ja": "{street}/{streets}巡目"},
+    "ofc.table_waiting": {"en": "Waiting: {names}", "ja": "待ち：{names}"},
+    "ofc.table_result": {"en": "Hand {hand} result", "ja": "第{hand}ハンドの結果"},
+    "ofc.table_game_over": {"en": "Game over", "ja": "ゲーム終了"},
+    "ofc.table_foul": {"en": "FOUL", "ja": "ファウル"},
+    "ofc.table_royalties": {"en": "royalties {n}", "ja": "ロイヤリティ {n}"},
+    "ofc.table_fl": {"en": "FL", "ja": "FL"},
+    "ofc.table_fl_next": {"en": "→ Fantasyland", "ja": "→ ファンタジーランド"},
+    "ofc.table_row_front": {"en": "F", "ja": "前"},
+    "ofc.table_row_middle": {"en": "M", "ja": "中"},
+    "ofc.table_row_back": {"en": "B", "ja": "後"},
+    "ofc.hand_high_card": {"en": "High card", "ja": "ハイカード"},
+    "ofc.hand_pair": {"en": "Pair", "ja": "ワンペア"},
+    "ofc.hand_two_pair": {"en": "Two pair", "ja": "ツーペア"},
+    "ofc.hand_trips": {"en": "Trips", "ja": "スリーカード"},
+    "ofc.hand_straight": {"en": "Straight", "ja": "ストレート"},
+    "ofc.hand_flush": {"en": "Flush", "ja": "フラッシュ"},
+    "ofc.hand_full_house": {"en": "Full house", "ja": "フルハウス"},
+    "ofc.hand_quads": {"en": "Quads", "ja": "フォーカード"},
+    "ofc.hand_straight_flush": {"en": "Straight flush", "ja": "ストレートフラッシュ"},
+    "ofc.hand_royal_flush": {"en": "Royal flush", "ja": "ロイヤルフラッシュ"},
+}
+
+VARIANT_NAMES = {"a": "1-by-1", "b": "2-by-2", "c": "Turbo", "d": "Turbo Pineapple"}
+FL_COLOUR = P.PURPLE
+
+
+# ---------------------------------------------------------------- the drawing shape
+
+
+@dataclass(frozen=True)
+class OFCRowDrawing:
+    """One row: the cards placed so far and, once complete and visible, its hand and royalty."""
+
+    cards: tuple[Slot, ...]
+    size: int
+    """3 for the front, 5 for the middle and back."""
+    hand: str | None = None
+    """Category key (``pair``, ``flush``, ``royal_flush`` …; i18n ``ofc.hand_<key>``), or None."""
+    royalty: int = 0
+
+
+@dataclass(frozen=True)
+class OFCBoardDrawing:
+    """One player's board as an onlooker sees it."""
+
+    seat: int
+    rows: tuple[OFCRowDrawing, OFCRowDrawing, OFCRowDrawing]
+    """Front, middle, back."""
+    stack: int
+    royalties: int = 0
+    fouled: bool = False
+    fantasyland: bool = False
+    """Playing this hand in Fantasyland (their board stays face down until everyone is done)."""
+    fantasyland_next: bool = False
+    """Goes to (or stays in) Fantasyland next hand (showdown only)."""
+    awaiting: bool = False
+    is_dealer: bool = False
+    result: int | None = None
+    """Points won (+) or lost (−) this hand, at the showdown; else None."""
+    to_place: tuple[FrenchCard, ...] = ()
+    """Cards dealt face up and waiting to be placed (variant a)."""
+
+
+@dataclass(frozen=True)
+class OFCTableDrawing:
+    variant: str
+    hand_no: int
+    street: int
+    """1-based street of the normal players (0 once they have all finished)."""
+    streets: int
+    boards: tuple[OFCBoardDrawing, ...]
+    showdown: bool = False
+    game_over: bool = False
+    waiting: tuple[int, ...] = ()
+    """Seats whose placement is awaited now."""
+
+
+# ---------------------------------------------------------------- from the engine's public view
+
+
+def ofc_drawing(view: OFCPublicView) -> OFCTableDrawing:
+    """The drawing of a public view: the hand in play, or the last hand's showdown between hands."""
+    waiting = tuple(sorted(view.awaiting))
+    nothing_placed = all(not (b.front or b.middle or b.back) for b in view.boards)
+    if view.last_hand is not None and (nothing_placed or view.game_over):
+        return _showdown_drawing(view, waiting)
+    scheme = RoyaltyScheme.of(view.rules)
+    boards = tuple(_board_drawing(b, view, scheme) for b in view.boards)
+    return OFCTableDrawing(
+        variant=view.rules.variant,
+        hand_no=view.hand_no,
+        street=view.street,
+        streets=view.streets,
+        boards=boards,
+        game_over=view.game_over,
+        waiting=waiting,
+    )
+
+
+def _board_drawing(b: BoardView, view: OFCPublicView, scheme: RoyaltyScheme) -> OFCBoardDrawing:
+    rows = []
+    for name in ROWS:
+        cards = b.row(name)
+        hand, royalty = None, 0
+        if len(cards) == ROW_SIZE[name] and all(c is not None for c in cards):
+            value = eval_row([c for c in cards if c is not None])
+            hand = category_name(value)
+            if not b.fouled:
+                royalty = {"front": scheme.front, "middle": scheme.middle, "back": scheme.back}[name](value)
+        rows.append(OFCRowDrawing(cards=cards, size=ROW_SIZE[name], hand=hand, royalty=royalty))
+    return OFCBoardDrawing(
+        seat=b.seat,
+        rows=(rows[0], rows[1], rows[2]),
+        stack=view.stacks[b.seat],
+        royalties=b.royalties,
+        fouled=b.fouled,
+        fantasyland=b.fantasyland,
+        awaiting=b.awaiting,
+        is_dealer=b.seat == view.dealer,
+        to_place=view.face_up.get(b.seat, ()),
+    )
+
+
+def _showdown_drawing(view: OFCPublicView, waiting: tuple[int, ...]) -> OFCTableDrawing:
+    last = view.last_hand
+    assert last is not None
+    boards = []
+    for seat, text in enumerate(last.boards):
+        board = Board.parse(text)
+        score = last.scores[seat]
+        values = (score.front, score.middle, score.back)
+        rows = tuple(
+            OFCRowDrawing(
+                cards=board.row(name),
+                size=ROW_SIZE[name],
+                hand=category_name(values[i]) if len(board.row(name)) == ROW_SIZE[name] else None,
+                royalty=0 if score.fouled else score.row_royalties[i],
+            )
+            for i, name in enumerate(ROWS)
+        )
+        boards.append(
+            OFCBoardDrawing(
+                seat=seat,
+                rows=(rows[0], rows[1], rows[2]),
+                stack=view.stacks[seat],
+                royalties=0 if score.fouled else score.royalties,
+                fouled=score.fouled,
+                fantasyland=last.fantasyland[seat],
+                fantasyland_next=last.fantasyland_next[seat] > 0,
+                is_dealer=seat == last.dealer,
+                result=last.deltas[seat],
+            )
+        )
+    return OFCTableDrawing(
+        variant=view.rules.variant,
+        hand_no=last.hand_no,
+        street=0,
+        streets=view.streets,
+        boards=tuple(boards),
+        showdown=True,
+        game_over=view.game_over,
+        waiting=waiting,
+    )
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def render_ofc_table(
+    view: OFCPublicView, names: list[str], lang: str = "en", fmt: Format = "png", stake: int = 1
+) -> bytes:
+    """The public OFC table as upload bytes; ``stake`` turns points into the chips shown."""
+    return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake), fmt)
+
+
+def table_height(seats: int) -> int:
+    rows = max(1, (min(seats, 4) + 1) // 2)
+    return TOP_BAR_H + CELL_GAP + rows * (CELL_H + CELL_GAP)
+
+
+def compose_ofc_table(table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
+    """The table as an RGB image: 1000 px wide, one row of two boards per two players."""
+    c = Canvas(Image.new("RGB", (WIDTH, table_height(len(table.boards))), P.FELT))
+    seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(len(table.boards))]
+    _top_bar(c, table, seat_names, lang)
+    cell_w = (WIDTH - 2 * MARGIN - CELL_GAP) // 2
+    for i, board in enumerate(table.boards[:4]):
+        row, col = divmod(i, 2)
+        x = MARGIN + col * (cell_w + CELL_GAP)
+        y = TOP_BAR_H + CELL_GAP + row * (CELL_H + CELL_GAP)
+        _board(c, board, x, y, cell_w, seat_names[board.seat], lang, max(1, stake))
+    return c.img
+
+
+def _top_bar(c: Canvas, table: OFCTableDrawing, names: list[str], lang: str) -> None:
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    base = TOP_BAR_H - 12
+    variant = VARIANT_NAMES.get(table.variant, table.variant)
+    x = (
+        MARGIN
+        + c.fitted(
+            (MARGIN, base),
+            label("ofc.table_title", lang, FALLBACK, variant=variant, hand=table.hand_no),
+            20,
+            330,
+            P.TEXT_DIM,
+        )
+        + 14
+    )
+    if table.game_over:
+        status = label("ofc.table_game_over", lang, FALLBACK)
+    elif table.showdown:
+        status = label("ofc.table_result", lang, FALLBACK, hand=table.hand_no)
+    elif table.street:
+        status = label("ofc.table_street", lang, FALLBACK, street=table.street, streets=table.streets)
+    else:
+        status = ""
+    x += c.fitted((x, base), status, 22, 300, P.GOLD) + 14
+    if table.waiting and not table.game_over:
+        who = ", ".join(names[s] for s in table.waiting if s < len(names))
+        c.fitted(
+            (WIDTH - MARGIN, base),
+            label("ofc.table_waiting", lang, FALLBACK, names=who),
+            20,
+            WIDTH - MARGIN - x,
+            P.TEXT,
+            anchor="rs",
+        )
+
+
+def _chips(points: int, stake: int, signed: bool = False) -> str:
+    return f"{points * stake:+,}" if signed else f"{points * stake:,}"
+
+
+def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lang: str, stake: int) -> None:
+    outline = P.GOLD if b.awaiting else (FL_COLOUR if b.fantasyland else None)
+    c.draw.rounded_rectangle((x, y, x + w, y + CELL_H), radius=8, fill=P.FELT_DARK, outline=outline, width=3)
+    pad = 10
+    base = y + 26
+    lead = x + pad
+    if b.awaiting:
+        lead += c.text((lead, base), "▶", 20, P.GOLD) + 4
+    if b.is_dealer:
+        lead += c.badge(lead, base, "D", 18, P.GOLD, P.INK) + 5
+    if b.fantasyland:
+        lead += c.badge(lead, base, label("ofc.table_fl", lang, FALLBACK), 18, FL_COLOUR, P.TEXT) + 5
+    if b.fouled:
+        lead += c.badge(lead, base, "×", 18, P.LOSE, P.INK) + 5
+
+    right = x + w - pad
+    if b.result is not None:
+        colour = P.WIN if b.result > 0 else P.LOSE if b.result < 0 else P.PUSH
+        right -= c.text((right, base), _chips(b.result, stake, signed=True), 22, colour, anchor="rs") + 10
+    right -= c.text((right, base), _chips(b.stack, stake), 20, P.TEXT, anchor="rs") + 12
+    c.fitted((lead, base), name, 22, right - lead, P.GOLD if b.awaiting else P.TEXT)
+
+    cw, ch = card_size(CARD_W)
+    rows_x = x + pad + 26
+    info_x = rows_x + 5 * (cw + ROW_GAP) + 10
+    row_y = base + 12
+    for name_key, row in zip(ROWS, b.rows, strict=True):
+        c.text(
+            (x + pad + 8, row_y + ch / 2 + 7),
+            label(f"ofc.table_row_{name_key}", lang, FALLBACK),
+            18,
+            P.TEXT_DIM,
+            anchor="ms",
+        )
+        offset = (5 - row.size) * (cw + ROW_GAP) // 2  # the front row sits centred over the other two
+        for k in range(row.size):
+            cx = rows_x + offset + k * (cw + ROW_GAP)
+            if k < len(row.cards):
+                card = row.cards[k]
+                face = card_back("french", CARD_W) if card is None else card_image(card, CARD_W)
+                c.img.paste(face, (cx, row_y), face)
+            else:
+                c.draw.rounded_rectangle(
+                    (cx, row_y, cx + cw - 1, row_y + ch - 1), radius=5, outline=P.FELT_LINE, width=2
+                )
+        if row.hand is not None:
+            hand_text = label(f"ofc.hand_{row.hand}", lang, FALLBACK)
+            royalty = f"+{row.royalty}" if row.royalty else ""
+            room = x + w - pad - info_x - (c.text_width(royalty, 18) + 6 if royalty else 0)
+            hw = c.fitted((info_x, row_y + ch / 2 + 7), hand_text, 18, room, P.TEXT)
+            if royalty:
+                c.text((info_x + hw + 6, row_y + ch / 2 + 7), royalty, 18, P.GOLD)
+        row_y += ch + ROW_GAP
+
+    foot = y + CELL_H - 10
+    if b.fouled:  # in the info column, not across the cards: players want to see why it fouled
+        c.fitted((info_x, foot), label("ofc.table_foul", lang, FALLBACK), 22, x + w - pad - info_x, P.LOSE)
+    elif b.royalties:
+        c.fitted(
+            (info_x, foot),
+            label("ofc.table_royalties", lang, FALLBACK, n=b.royalties),
+            18,
+            x + w - pad - info_x,
+            P.GOLD,
+        )
+    if b.fantasyland_next:
+        c.fitted((info_x, foot - 24), label("ofc.table_fl_next", lang, FALLBACK), 18, x + w - pad - info_x, FL_COLOUR)
+    if b.to_place:
+        sw = card_size(SMALL_CARD_W)[0]
+        px = info_x
+        py = y + 40
+        for card in b.to_place[:5]:
+            face = card_image(card, SMALL_CARD_W)
+            c.img.paste(face, (px, py), face)
+            px += sw + 3
