@@ -16,44 +16,69 @@ from itertools import combinations, product
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
 from games.ofc.actions import Place
-from games.ofc.aids import foul_status, royalties_held
+from games.ofc.aids import foul_status
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
-from games.ofc.eval import RoyaltyScheme, eval_partial, eval_row
+from games.ofc.eval import (
+    PAIR,
+    TRIPS,
+    RoyaltyScheme,
+    card_index,
+    eval3_idx,
+    eval5_idx,
+    eval_partial,
+    eval_row,
+    is_foul,
+    top_rank,
+)
 from games.ofc.fantasyland import solve_cached
 from games.ofc.rules import OFCRules
 from games.ofc.views import OFCSeatView
 
+FOUL_VALUE = -8.0
+"""What the bot counts for a fouled board (about three rows and the scoop lost to an opponent)."""
+FL_ENTRY_VALUE = 8.0
+"""What the bot counts for a board that enters Fantasyland."""
+ROLLOUT_BUDGET = 20_000
+"""Row evaluations the bot may spend on one decision's rollouts."""
+SHORTLIST = 12
+
 
 def choose(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
     """The bot's action for ``view`` (one of ``legal`` on normal streets)."""
-    places = [a for a in legal if isinstance(a, Place)]
     if view.fantasyland_hand:
         return suggest(view)
+    places = [a for a in legal if isinstance(a, Place)]
     if not places:
         raise ValueError("no legal action to choose from")
-    board = view.full_board()
-    unseen = _unseen(view)
-    scored = [(_score(board, p, view.rules, unseen), i) for i, p in enumerate(places)]
-    top = max(s for s, _ in scored)
-    best = [places[i] for s, i in scored if s >= top - 1e-9]
-    return rng.choice(best)
+    return _best(view, places, rng)
 
 
-def suggest(view: OFCSeatView) -> Place:
+def suggest(view: OFCSeatView, rng: random.Random | None = None) -> Place:
     """The bot's placement for the seat's current cards (the panel's hint)."""
-    rules = view.rules
     if view.fantasyland_hand:
-        arr = solve_cached(view.to_place, rules)
+        arr = solve_cached(view.to_place, view.rules)
         return Place.of({"front": arr.front, "middle": arr.middle, "back": arr.back}, arr.discards)
+    return _best(view, _placements(view.full_board(), view.to_place, view.discard), rng or random.Random(0))
+
+
+def _best(view: OFCSeatView, places: Sequence[Place], rng: random.Random) -> Place:
     board = view.full_board()
+    rules = view.rules
     unseen = _unseen(view)
-    best: tuple[float, Place] | None = None
-    for p in _placements(board, view.to_place, view.discard):
-        s = _score(board, p, rules, unseen)
-        if best is None or s > best[0]:
-            best = (s, p)
-    assert best is not None
-    return best[1]
+    in_fl = view.board.fantasyland
+    scored = sorted(
+        ((_score(board, p, rules, unseen, in_fl), i) for i, p in enumerate(places)), key=lambda x: (-x[0], x[1])
+    )
+    remaining = 13 - len(board.cards()) - len(places[0].cards) + len(places[0].discards)
+    if 0 < remaining <= 5 and len(scored) > 1:
+        shortlist = [places[i] for s, i in scored[:SHORTLIST] if s > -500]
+        if len(shortlist) > 1:
+            values = _rollouts(board, shortlist, rules, unseen, in_fl, remaining, rng)
+            top = max(values)
+            return shortlist[values.index(top)]
+    top_score = scored[0][0]
+    best = [places[i] for s, i in scored if s >= top_score - 1e-9]
+    return rng.choice(best)
 
 
 def _unseen(view: OFCSeatView) -> list[FrenchCard]:
@@ -75,19 +100,80 @@ def _placements(board: Board, cards: Sequence[FrenchCard], discard: int) -> list
     return out
 
 
-def _score(board: Board, place: Place, rules: OFCRules, unseen: Collection[FrenchCard]) -> float:
+def _final_value(f: int, m: int, b: int, rules: OFCRules, in_fl: bool) -> float:
+    """Worth of a complete board to the bot: royalties, Fantasyland entry, row strength; a foul is costly."""
+    if is_foul(f, m, b, rules.foul_on_equal):
+        return FOUL_VALUE
+    scheme = RoyaltyScheme.of(rules)
+    value = scheme.front(f) + scheme.middle(m) + scheme.back(b) + 0.3 * ((f >> 20) + (m >> 20) + (b >> 20))
+    value += (f + m + b) / (1 << 26)
+    if not in_fl and (f >> 20 == TRIPS or (f >> 20 == PAIR and top_rank(f) >= _FL_RANK[rules.fl_entry_min])):
+        value += FL_ENTRY_VALUE
+    return value
+
+
+_FL_RANK = {"QQ": 12, "KK": 13, "AA": 14}
+
+
+def _score(board: Board, place: Place, rules: OFCRules, unseen: Collection[FrenchCard], in_fl: bool) -> float:
     after = board.with_cards({r: place.to(r) for r in ROWS})
     if after.complete:
-        status = foul_status(after, rules, unseen)
-        if status == "fouled":
-            return -1000.0
-        values = [eval_row(after.row(r)) for r in ROWS]
-        # Royalties first; then stronger rows win more often against the other boards.
-        return royalties_held(after, rules) + sum(v >> 20 for v in values) * 0.3 + sum(values) / (1 << 24)
+        f, m, b = (eval_row(after.row(r)) for r in ROWS)
+        return _final_value(f, m, b, rules, in_fl)
     pool = [c for c in unseen if c not in place.cards]
     if foul_status(after, rules, pool) == "unavoidable":
         return -500.0
     return _heuristic(after, rules)
+
+
+def _rollouts(
+    board: Board,
+    places: Sequence[Place],
+    rules: OFCRules,
+    unseen: Sequence[FrenchCard],
+    in_fl: bool,
+    remaining: int,
+    rng: random.Random,
+) -> list[float]:
+    """Mean value of each placement over the same random run-outs, each completed as well as possible."""
+    pool = [card_index(c) for c in unseen]
+    cost = 3**remaining * 2 * len(places)
+    runs = max(4, min(32, ROLLOUT_BUDGET // cost))
+    draws = [rng.sample(pool, min(len(pool), remaining + 8)) for _ in range(runs)]
+    values: list[float] = []
+    for p in places:
+        after = board.with_cards({r: p.to(r) for r in ROWS})
+        rows = [tuple(card_index(c) for c in after.row(r)) for r in ROWS]
+        used = {card_index(c) for c in p.cards}
+        total = 0.0
+        for draw in draws:
+            extra = [c for c in draw if c not in used][:remaining]
+            total += _best_completion(rows[0], rows[1], rows[2], extra, rules, in_fl)
+        values.append(total / runs)
+    return values
+
+
+def _best_completion(
+    front: tuple[int, ...],
+    middle: tuple[int, ...],
+    back: tuple[int, ...],
+    extra: list[int],
+    rules: OFCRules,
+    in_fl: bool,
+) -> float:
+    best = FOUL_VALUE
+    for fc in combinations(extra, 3 - len(front)):
+        rest = [x for x in extra if x not in fc]
+        fv = eval3_idx(*(front + fc))
+        for mc in combinations(rest, 5 - len(middle)):
+            mv = eval5_idx(*(middle + mc))
+            if fv > mv:
+                continue
+            bv = eval5_idx(*(back + tuple(x for x in rest if x not in mc)))
+            value = _final_value(fv, mv, bv, rules, in_fl)
+            if value > best:
+                best = value
+    return best
 
 
 def _heuristic(board: Board, rules: OFCRules) -> float:
