@@ -279,7 +279,7 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     c.draw.rounded_rectangle((x, y, x + w, y + CELL_H), radius=8, fill=P.FELT_DARK, outline=outline, width=3)
     pad = 10
     base = y + 26
-    lead = x + pad
+    lead: float = x + pad
     if b.awaiting:
         lead += c.text((lead, base), "▶", 20, P.GOLD) + 4
     if b.is_dealer:
@@ -289,7 +289,7 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     if b.fouled:
         lead += c.badge(lead, base, "×", 18, P.LOSE, P.INK) + 5
 
-    right = x + w - pad
+    right: float = x + w - pad
     if b.result is not None:
         colour = P.WIN if b.result > 0 else P.LOSE if b.result < 0 else P.PUSH
         right -= c.text((right, base), _chips(b.result, stake, signed=True), 22, colour, anchor="rs") + 10

@@ -378,7 +378,7 @@ def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         if seat in view.winners:
             c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
             lead += 20
-        right = x + cell_w - 10
+        right: float = x + cell_w - 10
         if deltas is not None and seat < len(deltas) and deltas[seat]:
             d = deltas[seat]
             right -= c.text((right, base), t.signed(d), 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6

@@ -98,7 +98,7 @@ def busy_oicho_view(phase: str = "round_over") -> OichoPublicView:
         dealer_hand=dealer_hand,
         maki_fuda=(_k(2, 1), _k(6, 1), _k(9, 2), _k(5, 1)),  # まき札: out of this round
         tenure=TenureView(dealer=0, rounds_held=2, rounds_limit=3, net=-14, tenures_held=(0,) * seats),
-        dealer_draw=DealerDrawView(passes=(((0, 1), (1, 3)),), first_dealer=0),  # type: ignore[arg-type]
+        dealer_draw=DealerDrawView(passes=(((0, 1), (1, 3)),), first_dealer=0),
         last_result=None,
         last_deltas=deltas,
         game_over=phase == "game_over",

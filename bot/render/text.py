@@ -7,6 +7,7 @@ and pastes the colour through it, so a redraw only rasterises what changed.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -43,7 +44,8 @@ def text_mask(text: str, size: int, anchor: str = "ls", stroke: int = 0) -> tupl
     from bot.render.fonts import font
 
     f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    box = f.getbbox(text, anchor=anchor, stroke_width=stroke)
+    left, top, right, bottom = math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text(
         (-left, -top), text, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.render import ofc
+from games.core.actions import AmountRange
 from games.core.cards import FrenchCard, parse_french
 from games.ofc.views import OFCPublicView
 
@@ -90,7 +91,7 @@ def test_engine_views_render_as_small_paletted_pngs() -> None:
             break
         seat = min(engine.to_act())
         choice = rng.choice(engine.legal_actions(seat))
-        engine.apply(seat, choice if hasattr(choice, "verb") else choice.make(choice.lo))  # type: ignore[union-attr]
+        engine.apply(seat, choice.make(choice.lo) if isinstance(choice, AmountRange) else choice)
 
 
 def test_every_label_has_a_fallback_in_both_languages() -> None:
