@@ -95,3 +95,27 @@ def _finished(key: str, future: asyncio.Future[bytes]) -> None:
     # .exception() also marks a failure as retrieved, so an unawaited failure does not log a warning
     if not future.cancelled() and future.exception() is None:
         cache.put(key, future.result())
+
+
+def _warm() -> None:
+    """Rasterise every card face and the usual labels once, as the first real table would."""
+    from bot.render import cards
+    from bot.render.oicho import compose_oicho_table
+    from bot.render.samples import BUSY_NAMES, busy_oicho_view
+    from games.core.cards import french_deck, kabu_deck
+
+    for card in kabu_deck(12):
+        cards.card_image(card)
+    for card in french_deck():
+        cards.card_image(card, 48)
+    cards.card_back("kabu")
+    cards.card_back("french", 48)
+    for lang in ("ja", "en"):
+        for phase in ("betting", "round_over"):
+            compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang)
+
+
+async def warm_up() -> None:
+    """Pay the cold-start cost (font loading, card faces: ~50–150 ms) on the render pool at start-up,
+    instead of on the first table's interaction."""
+    await asyncio.get_running_loop().run_in_executor(_executor, _warm)

@@ -105,3 +105,10 @@ async def test_renders_the_real_table() -> None:
     data = await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja")
     assert data.startswith(b"\x89PNG")
     assert await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja") is data
+
+
+async def test_warm_up_runs() -> None:
+    from bot.render.cards import kabu_face
+
+    await runner.warm_up()
+    assert kabu_face.cache_info().currsize >= 12
