@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, product
 from typing import Literal
 
 from games.core.actions import Action, ActionCodec
-from games.core.cards import FrenchCard
+from games.core.cards import FrenchCard, french_deck
 from games.core.errors import NotationError
 from games.ofc.board import ROWS, Row
 
@@ -66,7 +68,8 @@ class Place(Action):
             target = _READ.get(row_text.strip().lower())
             if not sep or target is None:
                 raise NotationError(f"place: expected card:row (row f, m, b or x), got {arg!r}")
-            items.append((FrenchCard.parse(card_text), target))
+            card = _BY_NOTATION.get(card_text) or FrenchCard.parse(card_text)
+            items.append((card, target))
         return cls(tuple(items))
 
     def to(self, target: Target) -> list[FrenchCard]:
@@ -82,3 +85,18 @@ class Place(Action):
 
 
 CODEC = ActionCodec([Place])
+_BY_NOTATION: dict[str, FrenchCard] = {c.notation: c for c in french_deck()}
+
+
+@lru_cache(maxsize=512)
+def street_placements(cards: tuple[FrenchCard, ...], free: tuple[int, int, int], discard: int) -> tuple[Place, ...]:
+    """Every way to place ``cards`` (discarding ``discard`` of them) into rows with ``free`` room (f, m, b)."""
+    out: list[Place] = []
+    for discards in combinations(cards, discard):
+        keep = [c for c in cards if c not in discards]
+        for rows in product(range(3), repeat=len(keep)):
+            if all(rows.count(r) <= free[r] for r in range(3)):
+                items: list[tuple[FrenchCard, Target]] = [(c, ROWS[r]) for c, r in zip(keep, rows, strict=True)]
+                items += [(c, "discard") for c in discards]
+                out.append(Place(tuple(items)))
+    return tuple(out)

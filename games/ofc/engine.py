@@ -17,7 +17,6 @@ board is revealed when the hand ends. Discards are never shown to anyone else.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations, product
 from typing import ClassVar
 
 from games.core.actions import Action, LegalAction
@@ -26,7 +25,7 @@ from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
-from games.ofc.actions import Place
+from games.ofc.actions import Place, street_placements
 from games.ofc.board import ROW_SIZE, ROWS, Row
 from games.ofc.fantasyland import entry_cards, solve_cached, stays
 from games.ofc.hand import SeatHand
@@ -145,16 +144,8 @@ class OFCEngine(Engine[OFCRules]):
         if hand.fantasyland:
             best = solve_cached(tuple(hand.pending), self.rules)
             return [Place.of({"front": best.front, "middle": best.middle, "back": best.back}, best.discards)]
-        out: list[LegalAction] = []
-        for discards in combinations(hand.pending, hand.discard_due):
-            keep = [c for c in hand.pending if c not in discards]
-            for rows in product(ROWS, repeat=len(keep)):
-                if all(rows.count(r) <= hand.free(r) for r in ROWS):
-                    placement: dict[Row, list[FrenchCard]] = {r: [] for r in ROWS}
-                    for card, row in zip(keep, rows, strict=False):
-                        placement[row].append(card)
-                    out.append(Place.of(placement, discards))
-        return out
+        free = (hand.free("front"), hand.free("middle"), hand.free("back"))
+        return list(street_placements(tuple(hand.pending), free, hand.discard_due))
 
     def refusal(self, seat: int, action: Action) -> IllegalAction | None:
         """Checked directly rather than against a list, so any valid Fantasyland arrangement is accepted."""

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Sequence
-from itertools import combinations, product
+from itertools import combinations
 
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
-from games.ofc.actions import Place
+from games.ofc.actions import Place, street_placements
 from games.ofc.aids import foul_status
-from games.ofc.board import ROW_SIZE, ROWS, Board, Row
+from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import (
     PAIR,
     TRIPS,
@@ -88,16 +88,9 @@ def _unseen(view: OFCSeatView) -> list[FrenchCard]:
 
 
 def _placements(board: Board, cards: Sequence[FrenchCard], discard: int) -> list[Place]:
-    out: list[Place] = []
-    for discards in combinations(cards, discard):
-        keep = [c for c in cards if c not in discards]
-        for rows in product(ROWS, repeat=len(keep)):
-            if all(rows.count(r) <= board.free(r) for r in ROWS):
-                placement: dict[Row, list[FrenchCard]] = {r: [] for r in ROWS}
-                for card, row in zip(keep, rows, strict=True):
-                    placement[row].append(card)
-                out.append(Place.of(placement, discards))
-    return out
+    return list(
+        street_placements(tuple(cards), (board.free("front"), board.free("middle"), board.free("back")), discard)
+    )
 
 
 def _final_value(f: int, m: int, b: int, rules: OFCRules, in_fl: bool) -> float:
