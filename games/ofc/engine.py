@@ -9,6 +9,13 @@ Chance steps, all through the injected shuffler:
   player in turn order gets that street's cards. Turbo streets (c, d) are dealt to everyone at the
   street's start; in a and b a player's cards are dealt when their turn comes (same order).
 
+Fantasyland counts that the pack cannot cover (e.g. ``fl_cards_continue`` 17 with four players)
+are trimmed, largest first, toward 13. With ``bankruptcy_ends_game`` off, a seat at 0 keeps playing
+(it can win; §0.4 caps what it pays at nothing).
+
+``legal_actions`` lists every placement of a normal street; a Fantasyland hand has far too many
+arrangements to list, so it lists the solver's board only, and ``apply`` accepts any valid one.
+
 Visibility: in a, cards to place are dealt face up; in b they are private until placed; in c and d
 a street is placed face down and revealed when every normal player has submitted it; a Fantasyland
 board is revealed when the hand ends. Discards are never shown to anyone else.
