@@ -8,7 +8,6 @@ that use them, and this file puts their folder on ``sys.path``.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,24 +16,15 @@ _CORE_TESTS = str(Path(__file__).parent / "core")
 if _CORE_TESTS not in sys.path:
     sys.path.insert(0, _CORE_TESTS)
 
-import toy_highcard  # noqa: E402  (needs the path above)
+from registered import with_toy  # noqa: E402  (needs the path above)
 
 import games.registry  # noqa: E402
 from games.registry import GameSpec  # noqa: E402
 
 
-def real_games() -> dict[str, GameSpec]:
-    """The registry's games; empty until the first game package exists (the registry imports it)."""
-    import importlib.util
-
-    if importlib.util.find_spec("games.oicho") is None:
-        return {}
-    return games.registry.all_games()
-
-
 @pytest.fixture
-def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[GameSpec]:
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> GameSpec:
     """The toy game added to the registry for one test (replay() looks games up there)."""
-    real = real_games()
-    monkeypatch.setattr(games.registry, "all_games", lambda: {**real, toy_highcard.SPEC.id: toy_highcard.SPEC})
-    return toy_highcard.SPEC
+    specs = with_toy()
+    monkeypatch.setattr(games.registry, "all_games", lambda: specs)
+    return specs["toy_highcard"]
