@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n.translator import CatalogTranslator
+from bot.render.runner import warm_up
 from bot.storage import Database
 from bot.tables.components import DYNAMIC_ITEMS
 from bot.tables.manager import TableManager
@@ -59,6 +60,7 @@ class FudabaBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tables = TableManager(self, clock=self.clock, edit_interval=self._edit_interval,
                                    lobby_timeout=self._lobby_timeout, away_delay=self._away_delay)
+        await warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
         if self._sync_commands:
             await self.tree.sync()

@@ -77,7 +77,7 @@ class OichoUI(GameUI):
     def render(self, view: OichoPublicView, ctx: TableContext) -> bytes:
         from bot.render.oicho import render_oicho_table
 
-        return render_oicho_table(view, list(ctx.names), ctx.lang)
+        return render_oicho_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
 
     # ------------------------------------------------------------------ private
     def panel(self, view: OichoSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,

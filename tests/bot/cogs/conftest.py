@@ -4,21 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from bot.storage import Database
-
-
-@pytest.fixture(autouse=True)
-def _is_moderator_reads_config(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``FudabaBot.is_moderator`` calls ``db.get_guild_config``, which storage names ``get_config``.
-
-    Until bot/app.py is fixed, alias it so a member without Manage Server reaches the refusal the
-    cogs give (otherwise every such check raises AttributeError). Inert once the method exists.
-    """
-    if not hasattr(Database, "get_guild_config"):
-        monkeypatch.setattr(Database, "get_guild_config", Database.get_config, raising=False)
-
 
 def allow_command(world: Any, name: str, *members: Any) -> None:
     """A server admin grants a moderator-only command to members (Integrations settings)."""
