@@ -24,8 +24,8 @@ import simcord.env
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.app import create_bot  # noqa: E402
-from bot.storage import Database  # noqa: E402
+from bot.app import create_bot
+from bot.storage import Database
 
 simcord.env.Env._settle_internal.__kwdefaults__["idle"] = 0.001
 
