@@ -1,0 +1,25 @@
+"""The slash commands Discord receives: every description in English and Japanese."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _walk(command: dict[str, Any]) -> list[dict[str, Any]]:
+    items = [command]
+    for option in command.get("options", []) or []:
+        if option.get("type") in (1, 2):  # subcommand, subcommand group
+            items += _walk(option)
+        else:
+            items.append(option)
+    return items
+
+
+async def test_every_command_and_option_is_described_in_japanese(world: Any) -> None:
+    names = ["play", "table", "verify", "balance", "daily", "give", "leaderboard", "chips", "config", "rules"]
+    for name in names:
+        command = world.env.backend.find_command(name, None, type=1)
+        for item in _walk(command):
+            localized = item.get("description_localizations") or {}
+            assert localized.get("ja"), (name, item.get("name"), item.get("description"))
+            assert localized["ja"] != item["description"]
