@@ -33,6 +33,7 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None) -> SeatChange
     add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None) -> SeatChange
     leave_lobby(table_id, user_id=None, *, position=None, key=None) -> SeatChange
+    make_practice(table_id, *, actor_id=None, key=None) -> Table     # refund every buy-in, stacks become virtual
     set_away(table_id, user_id, away) -> None
     start_table(table_id, *, record=None) -> Table       # positions renumbered 0..n-1 = engine seats
     save_record(table_id, record, *, message_id=None, message_created_at=None) -> None

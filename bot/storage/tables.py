@@ -306,6 +306,35 @@ class TableOps(Core):
             await self._set_outcome(movement_id, dump_outcome(result))
             return result
 
+    async def make_practice(self, table_id: int, *, actor_id: int | None = None, key: str | None = None) -> Table:
+        """Turn a chip lobby into a practice table: every buy-in goes back to its wallet in one movement,
+        and the stacks become virtual (as at any practice table). Used when a bot joins a server whose
+        bots may not play for chips."""
+        key = key or f"practice:{table_id}"
+        async with self._write() as now:
+            if await self._replayed(key, "refund") is not None:
+                return await self._table_row(table_id)
+            table = await self._active(table_id, "lobby")
+            if table.practice:
+                return table
+            members = [s for s in table.seats if s.user_id is not None and s.stack]
+            movement_id = await self._move(
+                table.guild_id,
+                "refund",
+                key,
+                [leg for s in members for leg in self._return_legs(s)],
+                now,
+                actor_id=actor_id,
+                table_id=table_id,
+                note="practice",
+            )
+            await self._exec(
+                "UPDATE seats SET stack = buy_in WHERE table_id = ? AND left_at IS NULL", (table_id,)
+            )
+            await self._exec("UPDATE tables SET practice = 1, updated_at = ? WHERE id = ?", (now, table_id))
+            await self._set_outcome(movement_id, json.dumps({"table_id": table_id}))
+            return await self._table_row(table_id)
+
     @staticmethod
     def _return_legs(seat: Seat) -> list[Leg]:
         """The legs paying a seat's whole stack back to its wallet (or the house, for a bot)."""

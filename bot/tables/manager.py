@@ -149,7 +149,12 @@ class TableManager:
                     raise UserError("table.full")
                 name = next(n for n in BOT_NAMES + tuple(f"Bot{i}" for i in range(20))
                             if n not in {s.name for s in table.seats})
-                await self.db.add_bot_seat(table.id, name)  # refuses at a chip table unless the guild allows it
+                config = await self.db.get_config(table.guild_id)
+                if not table.practice and not config.bots_play_for_chips:
+                    # A table with a bot is a practice table unless the server lets bots play for chips.
+                    await self.db.make_practice(table.id, actor_id=user.id)
+                    table.practice = True
+                await self.db.add_bot_seat(table.id, name)
                 table.seats.append(SeatInfo(None, name, bot=True))
             elif verb == "start":
                 await self._require_host(table, interaction)

@@ -322,3 +322,22 @@ async def test_mixed_scenario_ledger_sums_to_zero(ledger_checked: Database, cloc
     wallets = await db._scalar("SELECT sum(balance) FROM wallets WHERE guild_id = ?", (GUILD,))
     mint = await db._scalar("SELECT balance FROM guild_accounts WHERE guild_id = ? AND kind = 'mint'", (GUILD,))
     assert wallets + await db.house_balance(GUILD) + mint == 0  # no chips left in any seat
+
+
+async def test_make_practice_refunds_every_buy_in_and_keeps_virtual_stacks(ledger_checked: Database) -> None:
+    db = ledger_checked
+    table_id = await chip_table(db, players=(1, 2), buy_in=300, start=False)
+    assert await db.balance(GUILD, 1) == 700
+    practice = await db.make_practice(table_id, actor_id=1)
+    assert practice.practice
+    assert [s.stack for s in practice.seats] == [300, 300]
+    assert await db.balance(GUILD, 1) == 1000
+    assert await db.balance(GUILD, 2) == 1000
+    again = await db.make_practice(table_id, actor_id=1)  # idempotent: nothing is refunded twice
+    assert again.practice
+    assert await db.balance(GUILD, 1) == 1000
+    await db.add_bot_seat(table_id, "Tanuki")  # a practice table takes bots without the house
+    assert await db.house_balance(GUILD) == 0
+    closed = await db.close_table(table_id)
+    assert closed.returned == ()
+    assert await db.balance(GUILD, 2) == 1000

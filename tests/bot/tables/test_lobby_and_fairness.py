@@ -48,19 +48,38 @@ async def test_buy_in_must_suit_the_stake_and_the_wallet(world: Any) -> None:
     assert "already has an active table" in (second.response or second.followups[0]).content
 
 
-async def test_bots_need_a_practice_table_unless_the_guild_allows_chips(world: Any) -> None:
+async def test_a_bot_makes_a_practice_table_unless_the_guild_allows_chips(world: Any) -> None:
+    db = world.env.bot.db
+    gid = world.guild.id
     await world.alice.slash(world.channel, "play", game="oicho")
-    refused = await world.alice.click(world.channel.last_message, label="Add bot")
-    assert "practice" in refused.response.content
-    await world.alice.click(world.channel.last_message, label="Cancel")
-    await world.alice.slash(world.channel, "play", game="oicho", practice=True)
     lobby = world.channel.last_message
+    await world.bob.click(lobby, label="Join")
+    assert await db.balance(gid, world.bob.id) == 900
     await world.alice.click(lobby, label="Add bot")
+    # Every buy-in went back; the lobby now says no chips are at stake.
+    assert await db.balance(gid, world.alice.id) == 1000
+    assert await db.balance(gid, world.bob.id) == 1000
+    assert "Practice table" in str(world.channel.last_message.embeds[0].to_dict())
     await world.alice.click(lobby, label="Start")
     table = live_table(world)
     assert table.practice
-    assert [s.bot for s in table.seats] == [False, True]
-    assert await world.env.bot.db.balance(world.guild.id, world.alice.id) == 1000
+    assert [s.bot for s in table.seats] == [False, False, True]
+    await world.alice.slash(world.channel, "table stop")
+    assert await db.balance(gid, world.alice.id) == 1000
+    assert await db.verify_ledger(gid) == []
+
+
+async def test_bots_play_for_chips_from_the_house_when_allowed(world: Any) -> None:
+    db = world.env.bot.db
+    gid = world.guild.id
+    await db.set_config(gid, actor_id=world.mod.id, bots_play_for_chips=True)
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby, label="Start")
+    assert not live_table(world).practice
+    assert await db.house_balance(gid) == -100  # the house funded the bot's stack
+    assert await db.balance(gid, world.alice.id) == 900
 
 
 async def test_idle_lobby_expires_with_refunds(world: Any) -> None:
