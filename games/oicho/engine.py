@@ -226,6 +226,7 @@ class OichoEngine(Engine[OichoRules]):
     # ================================================================= first dealer
 
     def _draw_deck(self) -> list[KabuCard]:
+        # Decision: the draw's shuffle belongs to deal 1 (committed before it, revealed with it).
         months = 12 if self.rules.use_months_11_12 else 10
         parse = _parse_48 if months == 12 else _parse_40
         return self.shuffler.shuffle(kabu_deck(months), parse, deal=1, purpose="draw_dealer")
@@ -321,6 +322,7 @@ class OichoEngine(Engine[OichoRules]):
     def _close_betting(self) -> None:
         if not self.bets:
             # §1.4: a round without bets is void; same dealer, not counted towards the tenure.
+            # Decision: it still ends a deal (its own shuffle), so it gets an all-zero DealResult.
             self.phase = "round_over"
             result = DealResult(self._deal, tuple([0] * self.seats), self._summary(void=True))
             self.results.append(result)

@@ -163,6 +163,7 @@ def second_extra(two_cards: Sequence[KabuCard], rules: OichoRules) -> Draw:
         return Draw.MAY_NOT
     if t >= 4:
         return Draw.MAY
+    # Decision: only a yaku a child can score (scope both/child) lets the pile stand on 0-3.
     if rules.yaku_may_stand and local_yaku(two_cards, "child", rules) is not None:
         return Draw.MAY
     return Draw.MUST
