@@ -15,6 +15,16 @@ def live_table(world: Any) -> LiveTable:
     return tables[0]
 
 
+def whose_turn(world: Any) -> tuple[int, Any]:
+    """The first seat that must act now, and the member sitting there."""
+    table = live_table(world)
+    assert table.engine is not None
+    seat = min(table.engine.to_act())
+    user_id = table.seats[seat].user_id
+    member = next(m for m in (world.alice, world.bob, world.carol, world.mod) if m.id == user_id)
+    return seat, member
+
+
 def message_by_id(world: Any, message_id: int) -> Any:
     return next(m for m in world.channel.history() if m.id == message_id)
 

@@ -7,7 +7,7 @@ from typing import Any
 from games.core.cards import kabu_deck
 from games.core.rng import commitment, seeded_shuffle
 from tests.bot.conftest import LOCALES
-from tests.bot.tables.driver import live_table, open_panel, play_one_turn, table_message
+from tests.bot.tables.driver import live_table, open_panel, play_one_turn, table_message, whose_turn
 
 
 async def test_lobby_join_leave_cancel_refund_exactly(world: Any) -> None:
@@ -112,8 +112,7 @@ async def test_an_hour_old_table_message_is_posted_again(world: Any, clock: Any)
     clock.advance(3601)
     engine = table.engine
     assert engine is not None
-    seat = min(engine.to_act())
-    member = world.alice if table.seats[seat].user_id == world.alice.id else world.bob
+    _seat, member = whose_turn(world)
     await play_one_turn(world, member)
     assert table.message_id != first
     assert all(m.id != first for m in world.channel.history())

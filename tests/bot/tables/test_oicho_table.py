@@ -13,6 +13,7 @@ from tests.bot.tables.driver import (
     play_until,
     press,
     table_message,
+    whose_turn,
 )
 
 
@@ -100,8 +101,7 @@ async def test_out_of_turn_not_seated_and_forged_clicks_change_nothing(world: An
     ]:
         r = await forge_click(world, idle_member, custom_id)
         assert r.ephemeral and expect in r.response.content.lower(), (custom_id, r.response.content)
-    mover_seat = min(engine.to_act())
-    mover = world.alice if table.seats[mover_seat].user_id == world.alice.id else world.bob
+    _, mover = whose_turn(world)
     for amount, expect in [(0, "at least 1"), (10**12, "at most"), (51, "at most")]:
         r = await forge_click(world, mover, f"fdb:{table.id}:{deal}:a:bet~1~{amount}")
         assert r.ephemeral and expect in r.response.content.lower(), (amount, r.response.content)
@@ -114,8 +114,7 @@ async def test_custom_amount_modal_checks_the_amount(world: Any) -> None:
     table = live_table(world)
     engine = table.engine
     assert engine is not None
-    mover_seat = min(engine.to_act())
-    mover = world.alice if table.seats[mover_seat].user_id == world.alice.id else world.bob
+    mover_seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
     custom = next(b for b in buttons(panel.response) if ":u:amount:" in b.get("custom_id", ""))
     shown = await mover.click(panel.response, custom_id=custom["custom_id"])
@@ -137,8 +136,7 @@ async def test_restart_in_the_middle_of_a_deal_keeps_the_table(world: Any, datab
     table = live_table(world)
     engine = table.engine
     assert engine is not None
-    mover_seat = min(engine.to_act())
-    mover = world.alice if table.seats[mover_seat].user_id == world.alice.id else world.bob
+    _, mover = whose_turn(world)
     await press(world, mover, "bet 1 5")
     record_before = table.record().dumps()
     old_message = table_message(world)
@@ -159,8 +157,7 @@ async def test_a_failed_table_edit_loses_nothing(world: Any) -> None:
     table = live_table(world)
     engine = table.engine
     assert engine is not None
-    mover_seat = min(engine.to_act())
-    mover = world.alice if table.seats[mover_seat].user_id == world.alice.id else world.bob
+    mover_seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
     chosen = await mover.select(panel.response, ["2"], custom_id=f"fdb:{table.id}:{engine.deal_no}:s:pile")
     actions = enabled_actions(chosen)
@@ -196,8 +193,7 @@ async def test_stop_returns_every_chip(world: Any) -> None:
     table = live_table(world)
     engine = table.engine
     assert engine is not None
-    mover_seat = min(engine.to_act())
-    mover = world.alice if table.seats[mover_seat].user_id == world.alice.id else world.bob
+    _, mover = whose_turn(world)
     await press(world, mover, "bet 1 10")
     refused = await world.carol.slash(world.channel, "table stop")
     assert refused.ephemeral and "host" in refused.response.content
