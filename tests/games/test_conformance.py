@@ -153,7 +153,22 @@ def illegal_candidates(engine: Engine[Any], spec: GameSpec, rng: random.Random) 
             yield rng.choice(waiting), action
         yield rng.choice([-1, seats, seats + 7]), action
     seat = rng.choice(acting) if acting else rng.randrange(seats)
-    tokens = ["0", "1", "2", "4", "5", "-1", "99", "1000000", "x", "As", "7", "front", "1:2", "top", ""]
+    tokens = ["0", "1", "2", "4", "5", "-1", "99", "1000000", "x", "As", "7", "front", "1:2", "As:f", "2c:x", "Kd:b"]
+    # Legal actions with one argument dropped, repeated or replaced: near misses an engine must still refuse.
+    for action in rng.sample(some_legal, min(4, len(some_legal))):
+        verb, *args = action.text.split()
+        if args:
+            k = rng.randrange(len(args))
+            for mutated in (
+                args[:k] + args[k + 1 :],
+                [*args, args[k]],
+                [*args[:k], rng.choice(tokens), *args[k + 1 :]],
+            ):
+                try:
+                    parsed = spec.codec.parse(" ".join([verb, *mutated]))
+                except NotationError:
+                    continue
+                yield (rng.choice(acting) if acting else 0), parsed
     texts = [
         " ".join([verb, *(rng.choice(tokens) for _ in range(arity))]) for verb in spec.codec.verbs for arity in range(4)
     ]
