@@ -128,3 +128,17 @@ def test_registry_spec() -> None:
     assert spec.starting_chips(spec.default_rules()) == 100
     assert set(spec.codec.verbs) == {"bet", "done", "clear", "draw", "stand", "continue", "resign"}
     assert spec.codec.parse("bet 2 15").text == "bet 2 15"
+
+
+@pytest.mark.slow
+def test_many_random_games_keep_the_invariants() -> None:
+    """A broader sweep: every variant, random seat counts and uneven stacks, checked after every action."""
+    rng = random.Random(2026)
+    for game in range(60):
+        rules = OichoRules.model_validate(VARIANTS[game % len(VARIANTS)])
+        seats = rng.randint(2, 10)
+        stacks = [rng.randint(1, 2 * rules.starting_chips) for _ in range(seats)]
+        engine = play_out(rules, stacks, seed=10_000 + game, check_views=game % 10 == 0)
+        active = [s for s in range(seats) if engine.stacks[s] > 0]
+        assert len(active) < 2 or all(engine.tenures_held[s] >= rules.dealer_cycles for s in active)
+        assert engine.winners == [s for s in range(seats) if engine.stacks[s] == max(engine.stacks)]
