@@ -52,8 +52,8 @@ class OichoRules(BaseModel):
 
     model_config = _FROZEN
 
-    starting_chips: int = Field(100, ge=1, description="Chips each player starts with, in points.")
-    bank_cap: int = Field(50, ge=1, description="Cap on the sum of all children's bets in one round (dō-mae).")
+    starting_chips: int = Field(100, ge=1, le=1_000_000, description="Chips each player starts with, in points.")
+    bank_cap: int = Field(50, ge=1, le=1_000_000, description="Cap on the sum of all children's bets in one round (dō-mae).")
     use_months_11_12: bool = Field(False, description="Play with 48 cards: months 11 and 12 count 1 and 2.")
     maki_fuda: bool = Field(False, description="Turn four cards face up each round as information only.")
     first_extra_visibility: Visibility = Field(
@@ -71,12 +71,12 @@ class OichoRules(BaseModel):
     yaku_may_stand: bool = Field(
         True, description="A pile whose two cards form an enabled local hand may stand even on 0-3."
     )
-    dealer_rounds: int = Field(3, ge=1, description="A dealer's tenure ends after this many non-void rounds.")
+    dealer_rounds: int = Field(3, ge=1, le=50, description="A dealer's tenure ends after this many non-void rounds.")
     dealer_bust_ends_tenure: bool = Field(
         True, description="The tenure ends once the dealer's net for it is at or below minus the bank cap."
     )
     dealer_may_resign: bool = Field(True, description="The dealer may end his tenure after any round.")
-    dealer_cycles: int = Field(1, ge=1, description="The game ends once every player has dealt this many times.")
+    dealer_cycles: int = Field(1, ge=1, le=10, description="The game ends once every player has dealt this many times.")
 
     def yaku(self, key: str) -> YakuOption:
         """The option block of one local yaku by key."""

@@ -22,7 +22,7 @@ async def test_show_lists_every_option_with_its_default_on_pages(world: Any) -> 
     assert not shown.ephemeral
     first = embed_text(shown.response)
     assert "House rules — Oicho-Kabu" in first
-    assert "`bank_cap` = 50 · default 50 · ≥ 1" in first
+    assert "`bank_cap` = 50 · default 50 · 1–1000000" in first
     assert "`arashi_multiplier` = 1 · default 1 · 1–5" in first
     assert f"✏️ 0 of {OICHO_OPTIONS} options changed" in first
     seen = _option_lines(first)
