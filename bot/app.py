@@ -32,7 +32,6 @@ class FudabaBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         edit_interval: float = 1.0,
         lobby_timeout: float = 900.0,
-        away_delay: float = 0.0,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
     ) -> None:
@@ -43,7 +42,6 @@ class FudabaBot(commands.Bot):
         self.clock = clock
         self._edit_interval = edit_interval
         self._lobby_timeout = lobby_timeout
-        self._away_delay = away_delay
         self._sync_commands = sync_commands
         self._dev_guild_id = dev_guild_id
 
@@ -59,7 +57,7 @@ class FudabaBot(commands.Bot):
             await self.add_cog(cog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tables = TableManager(self, clock=self.clock, edit_interval=self._edit_interval,
-                                   lobby_timeout=self._lobby_timeout, away_delay=self._away_delay)
+                                   lobby_timeout=self._lobby_timeout)
         await warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
         if self._sync_commands:

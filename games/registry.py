@@ -10,6 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from games.core.actions import Action, ActionCodec, LegalAction
+from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.engine import Engine
 from games.core.rng import Shuffler
 
@@ -30,6 +31,8 @@ class GameSpec:
     policy: Policy
     seat_range: Callable[[Any], tuple[int, int]]
     """(min, max) seats allowed under the given rules."""
+    deck: Callable[[Any], Sequence[FrenchCard | KabuCard | LukFuCard]]
+    """The canonical (unshuffled) deck under the given rules: what ``/verify`` shuffles with a seed."""
 
     def default_rules(self) -> BaseModel:
         return self.rules_model()

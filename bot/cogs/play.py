@@ -104,18 +104,9 @@ class PlayCog(commands.Cog):
             if s.seed is None:
                 lines.append(t("verify.explicit", interaction.locale, purpose=s.purpose))
                 continue
-            deck = _canonical_deck(record.game, rules)
+            deck = spec.deck(rules)
             order = " ".join(c.notation for c in seeded_shuffle(deck, s.seed))
             lines.append(t("verify.line", interaction.locale, purpose=s.purpose, seed=s.seed,
                            hash=commitment(s.seed), order=order[:600]))
         await interaction.response.send_message("\n\n".join(lines)[:1900], ephemeral=True)
 
-
-def _canonical_deck(game: str, rules: object) -> list:  # type: ignore[type-arg]
-    from games.core.cards import french_deck, kabu_deck, lukfu_deck
-
-    if game == "oicho":
-        return kabu_deck(12 if getattr(rules, "use_months_11_12", False) else 10)  # type: ignore[return-value]
-    if game == "lukfu":
-        return lukfu_deck()  # type: ignore[return-value]
-    return french_deck()  # type: ignore[return-value]

@@ -119,6 +119,8 @@ class Table:
     created_at: float
     updated_at: float
     seats: tuple[Seat, ...] = ()
+    lang: str = "en"
+    """The language of the table's public messages ("en" or "ja")."""
 
     @property
     def active(self) -> bool:

@@ -63,6 +63,7 @@ def _table(row: aiosqlite.Row, seats: Sequence[Seat]) -> Table:
         message_id=row["message_id"],
         message_created_at=row["message_created_at"],
         record=row["record"],
+        lang=row["lang"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         seats=tuple(seats),
@@ -145,6 +146,7 @@ class TableOps(Core):
         stake: int = 1,
         rules: Mapping[str, Any] | None = None,
         practice: bool = False,
+        lang: str = "en",
     ) -> Table:
         """A new table in the lobby; :class:`StorageError` ``storage.channel_busy`` if the channel has one."""
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
@@ -160,8 +162,8 @@ class TableOps(Core):
                 )
             table_id = await self._insert(
                 "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, rules, practice,"
-                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), now, now),
+                " lang, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), lang, now, now),
             )
             return await self._table_row(table_id)
 

@@ -14,13 +14,12 @@ import contextlib
 import io
 import logging
 import random
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import UserError, send_ephemeral
+from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.render import render_in_thread
 from bot.tables.components import ActionButton, LobbyButton, TableButton, UIButton, UISelect
@@ -29,7 +28,7 @@ from bot.ui import ui_for
 from bot.ui.base import Panel
 from games.core.actions import AmountRange
 from games.core.engine import DealResult
-from games.core.errors import GameError, NotationError
+from games.core.errors import NotationError
 from games.core.house_rules import options
 from games.core.record import TableRecord
 from games.registry import get_game
@@ -49,12 +48,11 @@ class TableManager:
     """All live tables of this process."""
 
     def __init__(self, bot: FudabaBot, *, clock: Callable[[], float], edit_interval: float,
-                 lobby_timeout: float, away_delay: float) -> None:
+                 lobby_timeout: float) -> None:
         self.bot = bot
         self.clock = clock
         self.edit_interval = edit_interval
         self.lobby_timeout = lobby_timeout
-        self.away_delay = away_delay
         self.tables: dict[int, LiveTable] = {}
 
     @property
@@ -96,7 +94,7 @@ class TableManager:
         lang = lang_of(interaction.guild_locale or "en")
         await self.db.ensure_member(guild_id, user.id)
         row = await self.db.open_table(guild_id, channel_id, game_id, user.id, buy_in=buy_in, stake=stake,
-                                       rules=rules.model_dump(mode="json"), practice=practice)
+                                       rules=rules.model_dump(mode="json"), practice=practice, lang=lang)
         table_id = row.id
         table = LiveTable(id=table_id, guild_id=guild_id, channel_id=channel_id, game=game_id, host_id=user.id,
                           rules=rules, stake=stake, buy_in=buy_in, practice=practice, lang=lang)
@@ -565,7 +563,7 @@ class TableManager:
         rules = spec.rules_model.model_validate(row.rules)
         table = LiveTable(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
                           host_id=row.host_id, rules=rules, stake=row.stake, buy_in=row.buy_in,
-                          practice=bool(row.practice), lang=_lang_from_rules_row(row))
+                          practice=bool(row.practice), lang=row.lang)
         record = TableRecord.loads(row.record) if row.record else None
         labels = record.seats if record is not None else []
         table.seats = []
@@ -630,10 +628,6 @@ def _name_from_label(label: str, user_id: int | None) -> str:
     return f"player {user_id}"
 
 
-def _lang_from_rules_row(row: Any) -> str:
-    return "en"
-
-
 def _display(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
@@ -651,5 +645,3 @@ def _value_at(rules: Any, path: str) -> Any:
         node = node[key] if isinstance(node, dict) else getattr(node, key)
     return node
 
-
-__all__ = ["GameError", "TableManager", "send_ephemeral", "time"]

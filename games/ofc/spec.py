@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.core.cards import french_deck
 from games.ofc.actions import CODEC
 from games.ofc.engine import OFCEngine
 from games.ofc.policy import choose
@@ -25,4 +26,5 @@ SPEC = GameSpec(
     codec=CODEC,
     policy=choose,
     seat_range=_seat_range,
+    deck=lambda rules: french_deck(),
 )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from games.core.cards import KabuCard, kabu_deck
 from games.oicho.actions import CODEC
 from games.oicho.engine import OichoEngine
 from games.oicho.policy import choose
@@ -14,6 +15,12 @@ def _seat_range(rules: object) -> tuple[int, int]:
     return (2, 10)
 
 
+def _deck(rules: object) -> list[KabuCard]:
+    """40 cards, or 48 with months 11 and 12."""
+    assert isinstance(rules, OichoRules)
+    return kabu_deck(12 if rules.use_months_11_12 else 10)
+
+
 SPEC = GameSpec(
     id="oicho",
     name_en="Oicho-Kabu",
@@ -23,4 +30,5 @@ SPEC = GameSpec(
     codec=CODEC,
     policy=choose,
     seat_range=_seat_range,
+    deck=_deck,
 )

@@ -142,3 +142,19 @@ async def test_verify_reveals_a_seed_that_reproduces_the_deal(world: Any) -> Non
     assert order[:100] in text
     # The results message revealed the same seed publicly.
     assert any(seed in str(e.to_dict()) for m in world.channel.history() for e in m.embeds)
+
+
+async def test_a_japanese_table_keeps_its_language_after_a_restart(world: Any, database: Any, clock: Any) -> None:
+    from tests.bot.conftest import make_bot
+
+    LOCALES[world.alice.id] = "ja"  # the interaction carries a Japanese guild locale too
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="参加")
+    await world.alice.click(world.channel.last_message, label="開始")
+    assert live_table(world).lang == "ja"
+    await world.env.restart_bot(make_bot(database, clock))
+    restored = live_table(world)
+    assert restored.lang == "ja"
+    _seat, member = whose_turn(world)
+    await play_one_turn(world, member)
+    assert "おいちょかぶ" in table_message(world).embeds[0].title

@@ -227,4 +227,5 @@ SPEC = GameSpec(
     codec=CODEC,
     policy=random_policy,
     seat_range=lambda rules: (2, rules.seats_max),
+    deck=lambda rules: french_deck(),
 )
