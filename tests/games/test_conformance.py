@@ -14,12 +14,15 @@ action the suite checks the engine contract:
 * the game ends within a step bound; replaying ``record_of`` (through JSON) rebuilds the same results, stacks
   and views, mid-game as well as at the end; fresh seeds replayed as a seed source give the same game.
 
-One game in ``FULL_EVERY`` does all of that after every single action. The others, the quick games, check the
-chips and turns after every action but the listed actions, illegal probes and views only at deal ends and on a
-sample of steps (and replay one game in ``QUICK_REPLAY_EVERY``): the checks cost far more than the engines, and
-many cheaper games cover more house rules and situations.
+* in games played by the game's own policy (``spec.policy``), every action it picks is legal.
 
-Scale with ``FUDABA_CONFORMANCE_GAMES`` (games per game id; defaults below), change the run with
+One game in ``FULL_EVERY`` does all of that after every single action. The others, the quick games, check chips
+and turns after every action, views when a deal ends and on a sample of steps, illegal actions once the game is
+over, and replay one game in ``QUICK_REPLAY_EVERY``: the checks cost far more than the engines, and many cheaper
+games cover more house rules and situations.
+
+Scale with ``FUDABA_CONFORMANCE_GAMES`` (games per game id; defaults below) and
+``FUDABA_CONFORMANCE_FULL_EVERY`` (1 makes every game a full one), change the run with
 ``FUDABA_CONFORMANCE_SEED``, and rerun one failing game with ``FUDABA_CONFORMANCE_ONLY=<game>:<index>``
 (every failure message prints that, plus the table record so far, which ``python -m games replay`` reads).
 """
@@ -58,7 +61,8 @@ FALLBACK_GAMES = 200
 CHUNKS = 4
 STEP_BOUND = 20_000
 PROBE_RATE = 0.1
-FULL_EVERY = 8  # one game in 8 checks everything after every action; the others are quick games (see check_state)
+# One game in FULL_EVERY checks everything after every action; the others are quick games (see check_state).
+FULL_EVERY = int(os.environ.get("FUDABA_CONFORMANCE_FULL_EVERY", "8"))
 QUICK_VIEW_EVERY = 20
 QUICK_REPLAY_EVERY = 4
 POLICY_RATE = 0.06
@@ -103,7 +107,12 @@ def random_value(opt: RuleOption, rng: random.Random) -> str:
     hi = max(lo, default * 2 + 1, lo + 5)
     if opt.hi is not None:
         hi = min(hi, opt.hi)
-    return str(lo if rng.random() < 0.1 else rng.randint(lo, hi))
+    roll = rng.random()
+    if roll < 0.1:
+        return str(lo)
+    if roll < 0.2 and opt.hi is not None and opt.hi - lo <= 100:
+        return str(opt.hi)  # the top of a narrow range (multipliers, card counts) is where edge cases live
+    return str(rng.randint(lo, hi))
 
 
 def random_rules(spec: GameSpec, rng: random.Random) -> Any:
