@@ -59,6 +59,12 @@ class TableRecord:
     def from_json(cls, data: Any) -> TableRecord:
         if not isinstance(data, dict):
             raise RecordError("a record is a JSON object")
+        for key in ("stacks", "seats", "shuffles", "actions"):
+            # A string or an object iterates too, so "stacks": "12" would silently become [1, 2].
+            if key in data and not isinstance(data[key], list):
+                raise RecordError(f"malformed record: {key} must be a list")
+        if any(isinstance(s, bool) or not isinstance(s, int) for s in data.get("stacks", [])):
+            raise RecordError("malformed record: stacks must be whole numbers")  # int() would truncate 5.7
         try:
             version = int(data.get("version", RECORD_VERSION))
             if version != RECORD_VERSION:
@@ -66,7 +72,7 @@ class TableRecord:
             actions: list[tuple[int, str]] = []
             for item in data.get("actions", []):
                 seat, text = item
-                if not isinstance(seat, int) or not isinstance(text, str):
+                if isinstance(seat, bool) or not isinstance(seat, int) or not isinstance(text, str):
                     raise RecordError(f"bad action entry {item!r}")
                 actions.append((seat, text))
             return cls(
