@@ -385,15 +385,24 @@ def check_state(game: Game, stats: Stats, seen_results: int, *, full: bool = Tru
     # hidden cards
     if not full and len(engine.results) == seen_results and len(engine.history) % QUICK_VIEW_EVERY:
         return len(engine.results)
-    for seat in [*range(seats), None]:
-        hidden = engine.hidden_from(seat)
+    hidden_from_public = engine.hidden_from(None)
+    public_cards: list[Any] = []
+    for seat in [None, *range(seats)]:
+        hidden = hidden_from_public if seat is None else engine.hidden_from(seat)
         view = engine.public_view() if seat is None else engine.view(seat)
         shown = cards_in(view)
         if stats.views_checked % 97 == 0:
             assert shown == list(iter_cards(view)), "cards_in() disagrees with iter_cards()"
         stats.views_checked += 1
+        who = "the public view" if seat is None else f"seat {seat}"
         leaked = hidden.intersection(shown)
-        assert not leaked, f"{'the public view' if seat is None else f'seat {seat}'} shows hidden {sorted(leaked)}"
+        assert not leaked, f"{who} shows hidden {sorted(leaked)}"
+        if seat is None:
+            public_cards = shown
+        else:
+            # An onlooker never knows more than a seated player.
+            assert hidden <= hidden_from_public, f"{sorted(hidden - hidden_from_public)} hidden from {who} only"
+            assert not hidden.intersection(public_cards), f"{who} is denied cards the public view shows"
         stats.cards_seen_in_views += len(shown)
         stats.hidden_checked += len(hidden)
     return len(engine.results)
