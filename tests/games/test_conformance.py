@@ -14,6 +14,7 @@ action the suite checks the engine contract:
 * the game ends within a step bound; replaying ``record_of`` (through JSON) rebuilds the same results, stacks
   and views, mid-game as well as at the end; fresh seeds replayed as a seed source give the same game.
 
+* every shuffle is of ``spec.deck(rules)``, the deck ``/verify`` reshuffles to show players a seed's order;
 * in games played by the game's own policy (``spec.policy``), every action it picks is legal.
 
 One game in ``FULL_EVERY`` does all of that after every single action. The others, the quick games, check chips
@@ -312,6 +313,8 @@ class Game:
     engine: Engine[Any]
     base: TableRecord
     seeds_given: list[str]
+    decks: list[list[Any]]
+    """The canonical deck the engine handed to each shuffle."""
 
     def describe(self) -> str:
         try:
@@ -337,9 +340,18 @@ def new_game(spec: GameSpec, index: int) -> tuple[Game, random.Random]:
     rules = random_rules(spec, rng)
     assert spec.rules_model.model_validate(to_data(rules)) == rules, "rules must survive their JSON form"
     stacks = random_stacks(spec, rules, rng)
-    engine = spec.engine(rules, stacks, Shuffler(seed_source=seed_source))
+    shuffler = Shuffler(seed_source=seed_source)
+    decks: list[list[Any]] = []
+    plain_shuffle = shuffler.shuffle
+
+    def shuffle_and_note(canonical: Any, parse: Any, *, deal: int, purpose: str = "deal") -> Any:
+        decks.append(list(canonical))
+        return plain_shuffle(canonical, parse, deal=deal, purpose=purpose)
+
+    shuffler.shuffle = shuffle_and_note  # type: ignore[method-assign]
+    engine = spec.engine(rules, stacks, shuffler)
     base = TableRecord(game=spec.id, rules=to_data(rules), stacks=list(stacks), stake=rng.randint(1, 3))
-    return Game(spec, index, rules, stacks, engine, base, seeds_given), rng
+    return Game(spec, index, rules, stacks, engine, base, seeds_given, decks), rng
 
 
 def check_state(game: Game, stats: Stats, seen_results: int, *, full: bool = True) -> int:
@@ -494,6 +506,10 @@ def play_checked(game: Game, rng: random.Random, stats: Stats, *, full: bool) ->
         if steps == replay_at:
             check_replay(game)
     stats.steps += steps
+    # /verify shows a seed's deck order by shuffling spec.deck(rules): it must be the deck the engine shuffled.
+    canonical = list(spec.deck(game.rules))
+    assert all(deck == canonical for deck in game.decks), "the engine shuffled another deck than spec.deck(rules)"
+    assert game.seeds_given == [s.seed for s in engine.shuffler.used], "every fresh seed is recorded, in order"
     probe_illegal(game, rng, stats)  # at game over everything is illegal
     if full or game.index % QUICK_REPLAY_EVERY == 0:
         check_replay(game)
