@@ -440,7 +440,8 @@ class TableManager:
         embed = ui.public_summary(view, ctx)
         commitments = engine.commitments()
         if commitments:
-            embed.set_footer(text=t("table.commitment", table.lang, hash=commitments[-1][:16]))
+            # Every shuffle of this deal (the first deal also has the dealer draw), in full: a prefix proves nothing.
+            embed.set_footer(text=t("table.commitment", table.lang, hash="\n".join(commitments)))
         away = [table.names()[i] for i, s in enumerate(table.seats) if s.away]
         if away:
             embed.add_field(name=t("table.away", table.lang), value=", ".join(away), inline=False)

@@ -158,3 +158,18 @@ async def test_a_japanese_table_keeps_its_language_after_a_restart(world: Any, d
     _seat, member = whose_turn(world)
     await play_one_turn(world, member)
     assert "おいちょかぶ" in table_message(world).embeds[0].title
+
+
+async def test_the_table_commits_to_every_shuffle_of_the_deal_in_full(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    engine = live_table(world).engine
+    assert engine is not None
+    footer = table_message(world).embeds[0].footer.text
+    deal_one = [s for s in engine.shuffler.used if s.deal == 1]
+    assert {s.purpose for s in deal_one} >= {"draw_dealer", "deal"}
+    for shuffle in deal_one:
+        assert shuffle.seed is not None
+        assert commitment(shuffle.seed) in footer  # the whole hash, before anyone acts
+        assert shuffle.seed not in footer
