@@ -173,3 +173,14 @@ async def test_the_table_commits_to_every_shuffle_of_the_deal_in_full(world: Any
         assert shuffle.seed is not None
         assert commitment(shuffle.seed) in footer  # the whole hash, before anyone acts
         assert shuffle.seed not in footer
+
+
+async def test_the_lobby_lists_the_house_rules_that_differ_from_the_defaults(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    assert "Standard rules" in str(world.channel.last_message.embeds[0].to_dict())
+    await world.alice.click(world.channel.last_message, label="Cancel")
+    await world.env.bot.db.set_house_rule(world.guild.id, "oicho", {"dealer_rounds": 1, "bank_cap": 80},
+                                          actor_id=world.mod.id, path="bank_cap", old_value=50, new_value=80)
+    await world.alice.slash(world.channel, "play", game="oicho")
+    rules_field = next(f for f in world.channel.last_message.embeds[0].fields if f.name == "House rules")
+    assert rules_field.value.splitlines() == ["`bank_cap` = `80`", "`dealer_rounds` = `1`"]
