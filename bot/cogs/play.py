@@ -75,8 +75,7 @@ class PlayCog(commands.Cog):
         live = self.bot.tables.in_channel(interaction.channel_id)
         if live is None or live.engine is None:
             raise UserError("table.none_here")
-        live.repost = True
-        self.bot.tables._schedule_update(live)
+        self.bot.tables.repost(live)
         await interaction.response.send_message(t("table.reposted", interaction.locale), ephemeral=True)
 
     @app_commands.command(name="verify", description=L("Check the shuffle of a finished deal", "cmd.verify"))

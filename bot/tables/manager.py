@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import io
 import logging
 import random
@@ -29,7 +30,7 @@ from bot.ui.base import Panel
 from games.core.actions import AmountRange
 from games.core.engine import DealResult
 from games.core.errors import NotationError
-from games.core.house_rules import options
+from games.core.house_rules import changed_options
 from games.core.record import TableRecord
 from games.registry import get_game
 
@@ -92,7 +93,6 @@ class TableManager:
             raise UserError("table.buy_in_too_small", stake=stake)
         await interaction.response.defer()
         lang = lang_of(interaction.guild_locale or "en")
-        await self.db.ensure_member(guild_id, user.id)
         row = await self.db.open_table(guild_id, channel_id, game_id, user.id, buy_in=buy_in, stake=stake,
                                        rules=rules.model_dump(mode="json"), practice=practice, lang=lang)
         table_id = row.id
@@ -129,8 +129,6 @@ class TableManager:
                     raise UserError("table.already_seated")
                 if len(table.seats) >= table.spec.seat_range(table.rules)[1]:
                     raise UserError("table.full")
-                if not table.practice:
-                    await self.db.ensure_member(table.guild_id, user.id)
                 await self.db.join_table(table.id, user.id)
                 table.seats.append(SeatInfo(user.id, _display(user)))
             elif verb == "leave":
@@ -413,6 +411,11 @@ class TableManager:
 
     # ------------------------------------------------------------------ the public message
 
+    def repost(self, table: LiveTable) -> None:
+        """Post the table message again at the bottom of the channel (with the next update)."""
+        table.repost = True
+        self._schedule_update(table)
+
     def _schedule_update(self, table: LiveTable) -> None:
         table.dirty = True
         if table.updater is None or table.updater.done():
@@ -528,7 +531,7 @@ class TableManager:
         engine = table.engine
         assert engine is not None
         ctx = table.ctx()
-        ctx = type(ctx)(ctx.table_id, ctx.names, ctx.stake, ctx.practice, lang_of(locale))
+        ctx = dataclasses.replace(ctx, lang=lang_of(locale))
         return ui_for(table.game).panel(engine.view(seat), seat, engine.legal_actions(seat), ctx,
                                         table.panel_state.setdefault(seat, {}))
 
@@ -634,15 +637,7 @@ def _display(user: discord.abc.User) -> str:
 
 
 def _rules_text(rules: Any, lang: str) -> str:
-    changed = [o for o in options(rules) if o.default != _value_at(type(rules)(), o.path)]
+    changed = changed_options(rules)
     if not changed:
         return t("lobby.rules_default", lang)
-    return "\n".join(f"`{o.path}` = `{o.default}`" for o in changed)[:1000]
-
-
-def _value_at(rules: Any, path: str) -> Any:
-    node: Any = rules
-    for key in path.split("."):
-        node = node[key] if isinstance(node, dict) else getattr(node, key)
-    return node
-
+    return "\n".join(f"`{o.path}` = `{value}`" for o, value in changed)[:1000]
