@@ -75,6 +75,7 @@ def royalties_held(board: Board, rules: OFCRules) -> int:
 def unseen_cards(view: OFCSeatView) -> list[FrenchCard]:
     """Cards this seat has not seen this hand (still in the pack, face down, or others' discards)."""
     seen: set[FrenchCard] = set(view.to_place) | set(view.own_discards)
+    seen.update(c for r in ROWS for c in view.board.row(r) if c is not None)
     for board in view.public.boards:
         seen.update(c for r in ROWS for c in board.row(r) if c is not None)
     for cards in view.public.face_up.values():

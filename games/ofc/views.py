@@ -110,11 +110,16 @@ class OFCPublicView:
 
 @dataclass(frozen=True)
 class OFCSeatView:
-    """What one seat sees: the public view with its own board fully visible, and its cards to place."""
+    """What one seat sees: the table as everyone sees it, plus its own board in full and its cards to place.
+
+    ``public`` is exactly the onlookers' view (the seat's own face-down cards show there as ``None``), so it
+    can be handed to anything public, such as the table renderer; the seat's private knowledge lives only in
+    ``board``, ``to_place`` and ``own_discards``."""
 
     seat: int
     public: OFCPublicView
     board: BoardView
+    """The seat's own board with every card visible to its owner."""
     to_place: tuple[FrenchCard, ...]
     discard: int
     """How many of ``to_place`` must be discarded."""
@@ -168,7 +173,7 @@ def _visible_royalties(rows: dict[Row, tuple[FrenchCard | None, ...]], rules: OF
     return total, False
 
 
-def public_view(engine: OFCEngine, viewer: int | None = None) -> OFCPublicView:
+def public_view(engine: OFCEngine) -> OFCPublicView:
     streets = len(engine.rules.streets())
     return OFCPublicView(
         rules=engine.rules,
@@ -176,7 +181,7 @@ def public_view(engine: OFCEngine, viewer: int | None = None) -> OFCPublicView:
         dealer=engine.dealer,
         street=0 if engine.normals_done() else engine.street + 1,
         streets=streets,
-        boards=tuple(_board_view(engine, s, viewer) for s in range(engine.seats)),
+        boards=tuple(_board_view(engine, s, None) for s in range(engine.seats)),
         stacks=tuple(engine.stacks),
         awaiting=engine.to_act(),
         face_up={
@@ -191,11 +196,10 @@ def public_view(engine: OFCEngine, viewer: int | None = None) -> OFCPublicView:
 
 def seat_view(engine: OFCEngine, seat: int) -> OFCSeatView:
     hand = engine.hands[seat]
-    public = public_view(engine, seat)
     return OFCSeatView(
         seat=seat,
-        public=public,
-        board=public.boards[seat],
+        public=public_view(engine),
+        board=_board_view(engine, seat, seat),
         to_place=tuple(hand.pending) if not engine.over else (),
         discard=hand.discard_due,
         fantasyland_hand=hand.fantasyland,

@@ -133,6 +133,9 @@ def test_turbo_streets_are_simultaneous_and_revealed_together() -> None:
     assert sorted(e.view(2).board.front) == sorted(A.front)  # type: ignore[type-var]
     assert e.view(1).board.front == ()
     assert set(e.hidden_from(1)) >= {c for c, _ in first}
+    # A seat's view carries the onlookers' view unchanged: its own face-down cards only in ``board``.
+    assert e.view(2).public == public
+    assert e.view(2).public.boards[2].front == (None, None, None)
     with pytest.raises(IllegalAction) as err:
         e.apply(2, place(first))
     assert err.value.code == "ofc.already_submitted"
