@@ -110,9 +110,11 @@ class UIButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fdb:(?
 
 class UISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fdb:(?P<tid>\d+):(?P<deal>\d+):s:(?P<verb>[a-z]+)"):
     def __init__(self, table_id: int, deal: int, verb: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, row: int | None = None) -> None:
+                 placeholder: str | None = None, row: int | None = None, min_values: int = 1, max_values: int = 1,
+                 disabled: bool = False) -> None:
         super().__init__(discord.ui.Select(custom_id=select_id(table_id, deal, verb), placeholder=placeholder,
-                                           options=options or [discord.SelectOption(label="-", value="-")], row=row))
+                                           options=options or [discord.SelectOption(label="-", value="-")], row=row,
+                                           min_values=min_values, max_values=max_values, disabled=disabled))
         self.table_id = table_id
         self.deal = deal
         self.verb = verb
@@ -124,7 +126,7 @@ class UISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fdb:(?
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        value = str(values[0]) if values else ""
+        value = ",".join(str(v) for v in values)  # a multi-select sends several
         await _bot(interaction).tables.on_ui(interaction, self.table_id, self.deal, self.verb, value)
 
 

@@ -75,7 +75,7 @@ class LiveTable:
         return [("🤖 " + s.name) if s.bot else s.name for s in self.seats]
 
     def ctx(self) -> TableContext:
-        return TableContext(self.id, self.names(), self.stake, self.practice, self.lang)
+        return TableContext(self.id, self.names(), self.stake, self.practice, self.lang, self.rules)
 
     def start(self, shuffler: Shuffler | None = None) -> None:
         """Create the engine from the seats in order; every stack is the buy-in in points."""

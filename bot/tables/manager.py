@@ -241,11 +241,19 @@ class TableManager:
     async def on_ui(self, interaction: discord.Interaction, table_id: int, deal: int, verb: str, arg: str) -> None:
         table = self.get(table_id)
         seat = self._seat_for_play(table, interaction, deal)
-        state = table.panel_state.setdefault(seat, {})
         if verb == "amount":
             await interaction.response.send_modal(AmountModal(self, table, seat, deal, arg, interaction.locale))
             return
-        state[verb] = arg
+        async with table.lock:
+            engine = table.engine
+            assert engine is not None
+            state = table.panel_state.setdefault(seat, {})
+            draft = dict(state)  # a refused step leaves the seat's choices as they were
+            action = ui_for(table.game).ui_step(engine.view(seat), seat, engine.legal_actions(seat), verb, arg, draft)
+            state.clear()
+            state.update(draft)
+        if action is not None:
+            await self._act(table, seat, action)
         async with table.lock:
             panel = self._panel(table, seat, interaction.locale)
         await interaction.response.edit_message(**self._panel_message(table, seat, panel))
@@ -541,9 +549,11 @@ class TableManager:
         deal = engine.deal_no
         view = discord.ui.View(timeout=600)
         for sel in panel.selects:
-            item = UISelect(table.id, deal, sel.ui, [discord.SelectOption(label=lbl, value=val, default=(val == sel.selected))
-                                                     for lbl, val in sel.options][:25], sel.placeholder, sel.row)
-            view.add_item(item)
+            options = [discord.SelectOption(label=lbl[:100], value=val, default=sel.is_default(val))
+                       for lbl, val in sel.options][:25]
+            view.add_item(UISelect(table.id, deal, sel.ui, options, sel.placeholder, sel.row,
+                                   min_values=min(sel.min_values, len(options)),
+                                   max_values=max(1, min(sel.max_values, len(options))), disabled=sel.disabled))
         for b in panel.buttons:
             if b.action is not None:
                 view.add_item(ActionButton(table.id, deal, b.action.text, b.label, b.style, not b.enabled, b.row, b.emoji))

@@ -7,9 +7,10 @@ from bot.ui.base import GameUI
 
 def adapters() -> dict[str, GameUI]:
     """Every game that can be played on Discord, by id (an engine without an adapter is not offered)."""
+    from bot.ui.ofc import OFCUI
     from bot.ui.oicho import OichoUI
 
-    return {"oicho": OichoUI()}
+    return {"oicho": OichoUI(), "ofc": OFCUI()}
 
 
 def ui_for(game_id: str) -> GameUI:

@@ -32,13 +32,23 @@ class ButtonSpec:
 
 @dataclass(frozen=True)
 class SelectSpec:
-    """A select menu of a private panel; choosing an option runs the UI verb ``ui`` with its value."""
+    """A select menu of a private panel; choosing runs the UI verb ``ui`` with the chosen values (comma-joined).
+
+    With ``max_values`` above 1 it is a multi-select (up to 25 options): ``chosen`` are the values shown as
+    already picked; ``selected`` is the single-select form of the same."""
 
     ui: str
     placeholder: str
     options: Sequence[tuple[str, str]]  # (label, value)
     selected: str | None = None
     row: int | None = None
+    min_values: int = 1
+    max_values: int = 1
+    chosen: Sequence[str] = ()
+    disabled: bool = False
+
+    def is_default(self, value: str) -> bool:
+        return value == self.selected or value in self.chosen
 
 
 @dataclass
@@ -60,6 +70,8 @@ class TableContext:
     stake: int
     practice: bool
     lang: str
+    rules: Any = None
+    """The table's house rules (the engine's views carry them too; results need them without a view)."""
 
 
 class GameUI(ABC):
@@ -84,6 +96,15 @@ class GameUI(ABC):
     @abstractmethod
     def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
         """The public results message of one finished deal."""
+
+    def ui_step(self, view: Any, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
+                state: dict[str, str]) -> Action | None:
+        """A click on a UI control (not an engine action): update ``state``; return an engine action to submit
+        when the step completes one (a "confirm" built from choices made step by step), else ``None``.
+
+        Raise :class:`bot.errors.UserError` to refuse a step; ``state`` must then be left unchanged."""
+        state[verb] = arg
+        return None
 
     def amount_action(self, ui_args: str, amount: int) -> Action | None:
         """The engine action for a custom amount typed into the amount modal (games with amounts)."""

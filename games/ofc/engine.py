@@ -282,6 +282,7 @@ class OFCEngine(Engine[OFCRules]):
             points=tuple(raw),
             deltas=tuple(deltas),
             fantasyland_next=tuple(fl_next.get(s, 0) for s in range(self.seats)),
+            fl_discards=tuple(" ".join(c.notation for c in h.discards) if h.fantasyland else "" for h in self.hands),
         )
         self.results.append(DealResult(self.hand_no, tuple(deltas), self.last.summary()))
         self.fl_next = fl_next

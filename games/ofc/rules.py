@@ -89,6 +89,7 @@ class OFCRules(BaseModel):
     dealer_orbits: Annotated[int, Field(ge=1)] = 2
     bankruptcy_ends_game: bool = True
     d_pineapple_streets: bool = Field(False, description="variant d: four streets of 3 cards, keep 2, discard 1")
+    hints: bool = Field(True, description="the player panel offers a suggested placement (a bot's choice)")
 
     @model_validator(mode="after")
     def _check_fl_cards(self) -> OFCRules:

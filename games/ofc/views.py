@@ -61,6 +61,9 @@ class LastHand:
     """Stack changes actually made (``points`` limited by what each stack could pay, §0.4)."""
     fantasyland_next: tuple[int, ...]
     """Cards each seat receives in Fantasyland next hand (0: not in Fantasyland)."""
+    fl_discards: tuple[str, ...] = ()
+    """The cards each Fantasyland player left out, as text ("" for everyone else), shown once the hand is over
+    so the results can compare the board played with the best one possible. Normal discards stay private."""
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready detail for the results message and hand history."""
@@ -86,6 +89,7 @@ class LastHand:
             "points": list(self.points),
             "deltas": list(self.deltas),
             "fantasyland_next": list(self.fantasyland_next),
+            "fl_discards": list(self.fl_discards),
         }
 
 
