@@ -32,6 +32,7 @@ from games.core.engine import DealResult
 from games.core.errors import NotationError
 from games.core.house_rules import changed_options
 from games.core.record import TableRecord
+from games.core.rng import Shuffler
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -55,6 +56,8 @@ class TableManager:
         self.edit_interval = edit_interval
         self.lobby_timeout = lobby_timeout
         self.tables: dict[int, LiveTable] = {}
+        self.new_shuffler: Callable[[], Shuffler] = Shuffler
+        """Where a new table's randomness comes from (tests put a stacked deck here; restarts replay records)."""
 
     @property
     def db(self) -> Any:
@@ -179,7 +182,7 @@ class TableManager:
         raise UserError("table.host_only")
 
     async def _start(self, table: LiveTable) -> None:
-        table.start()
+        table.start(self.new_shuffler())
         assert table.engine is not None
         if table.lobby_timer:
             table.lobby_timer.cancel()

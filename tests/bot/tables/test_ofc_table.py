@@ -1,0 +1,309 @@
+"""Open-Face Chinese Poker tables driven through Discord as members would play them."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.core.cards import french_deck, parse_french
+from games.core.rng import Shuffle, Shuffler
+from games.ofc.board import Board
+from tests.bot.tables.driver import buttons, forge_click, live_table, open_panel, table_message
+
+TURBO = (5, 4, 4)
+
+# Alice's first board: QQ in front with kings and aces behind, so she reaches Fantasyland.
+ALICE_STREETS = [
+    {"Qs": "f", "Qh": "f", "2c": "f", "Ks": "m", "Kh": "m"},
+    {"Kd": "m", "3c": "m", "4d": "m", "As": "b"},
+    {"Ah": "b", "Ad": "b", "Ac": "b", "5h": "b"},
+]
+# Her 13 Fantasyland cards next hand, and how she will arrange them with the row selects.
+ALICE_FL = {"front": "2d 3d 4h", "middle": "5s 5d 9c 9d Jh", "back": "Ts Td Th 7s 6c"}
+
+
+def dealer_draw(dealer: int) -> str:
+    """A draw-for-dealer pack in which ``dealer`` draws the ace of spades."""
+    return " ".join([*["2c", "2d", "2h", "2s"][:dealer], "As"])
+
+
+def turbo_deck(first: dict[int, list[str]], seats: int, seed: int = 7) -> str:
+    """A hand's pack for a Turbo deal in turn order 0..seats-1: given seats get their streets, the others filler."""
+    fixed = {c for streets in first.values() for c in streets}
+    filler = [c.notation for c in french_deck() if c.notation not in fixed]
+    random.Random(seed).shuffle(filler)
+    parts: list[str] = []
+    for k, n in enumerate(TURBO):
+        for seat in range(seats):
+            if seat in first:
+                parts += first[seat][sum(TURBO[:k]) : sum(TURBO[: k + 1])]
+            else:
+                parts += [filler.pop() for _ in range(n)]
+    return " ".join(parts)
+
+
+def stack(world: Any, orders: list[str]) -> None:
+    """The next table's shuffles: these orders first, then seeded ones."""
+    rng = random.Random(1)
+    world.env.bot.tables.new_shuffler = lambda: Shuffler(
+        planned=[Shuffle(order=o) for o in orders], seed_source=lambda: f"{rng.getrandbits(256):064x}"
+    )
+
+
+def ids(result: Any) -> dict[str, dict[str, Any]]:
+    """Custom id → button of an interaction's message."""
+    return {b["custom_id"]: b for b in buttons(result.response)}
+
+
+def ui(table_id: int, deal: int, verb: str, arg: str = "") -> str:
+    return f"fdb:{table_id}:{deal}:u:{verb}:{arg}"
+
+
+def content_of(result: Any) -> str:
+    return str(result.response.content)
+
+
+async def click_ui(member: Any, panel: Any, verb: str, arg: str = "") -> Any:
+    table_id, deal = _panel_ids(panel)
+    cid = ui(table_id, deal, verb, arg)
+    present = ids(panel)
+    assert cid in present, (cid, list(present), content_of(panel))
+    assert not present[cid].get("disabled"), (cid, content_of(panel))
+    result = await member.click(panel.response, custom_id=cid)
+    assert result.response is not None and result.response.ephemeral, result
+    return result
+
+
+def _panel_ids(panel: Any) -> tuple[int, int]:
+    for cid in ids(panel):
+        parts = cid.split(":")
+        if len(parts) > 3 and parts[3] in ("u", "a"):
+            return int(parts[1]), int(parts[2])
+    selects = [c for row in panel.response.components for c in row.get("components", []) if c.get("type") == 3]
+    parts = selects[0]["custom_id"].split(":")
+    return int(parts[1]), int(parts[2])
+
+
+async def place_street(world: Any, member: Any, plan: dict[str, str]) -> Any:
+    """Open the panel, put each card in its row (pick it, then press the row), and confirm."""
+    panel = await open_panel(world, member)
+    for card, row in plan.items():
+        panel = await click_ui(member, panel, "pick", card)
+        panel = await click_ui(member, panel, "row", row)
+    return await click_ui(member, panel, "confirm")
+
+
+async def hint_and_confirm(world: Any, member: Any) -> Any:
+    panel = await open_panel(world, member)
+    panel = await click_ui(member, panel, "hint")
+    return await click_ui(member, panel, "confirm")
+
+
+def seat_of(world: Any, member: Any) -> int:
+    seat = live_table(world).seat_of(member.id)
+    assert seat is not None
+    return seat
+
+
+async def _open(world: Any, *, bots: int, members: tuple[Any, ...] = ()) -> None:
+    ch = world.channel
+    await world.alice.slash(ch, "play", game="ofc")
+    lobby = ch.last_message
+    for member in members:
+        await member.click(lobby, label="Join")
+    for _ in range(bots):
+        await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby, label="Start")
+
+
+async def _set_rules(world: Any, **values: Any) -> None:
+    for path, value in values.items():
+        await world.env.bot.db.set_house_rule(world.guild.id, "ofc", {path: value}, actor_id=world.mod.id,
+                                              path=path, old_value=None, new_value=value)
+
+
+# ---------------------------------------------------------------- a whole game
+
+
+async def test_full_turbo_game_of_four_with_a_fantasyland_hand(world: Any) -> None:
+    db = world.env.bot.db
+    await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)
+    await _set_rules(world, dealer_orbits=1)
+    alice_cards = [c for street in ALICE_STREETS for c in street]
+    fl_cards = " ".join(ALICE_FL.values())
+    stack(world, [dealer_draw(3), turbo_deck({0: alice_cards}, 4), fl_cards])
+    await _open(world, bots=2, members=(world.bob,))
+    table = live_table(world)
+    engine = table.engine
+    assert engine is not None
+    assert [s.name for s in table.seats] == ["alice", "bob", "Tanuki", "Kitsune"]
+    assert await db.balance(world.guild.id, world.alice.id) == 900
+    assert engine.to_act() == {0, 1}  # bots placed at once; the members place together
+
+    # Hand 1: Alice builds her board card by card; Bob takes the hint each street.
+    for street in ALICE_STREETS:
+        done = await place_street(world, world.alice, street)
+        assert "waiting" in content_of(done).lower()
+        await hint_and_confirm(world, world.bob)
+    first = engine.results[0]
+    assert first.summary["fantasyland_next"][0] == 13
+    assert engine.hands[0].fantasyland and engine.hand_no == 2
+
+    # Hand 2: Alice's Fantasyland panel arranges 13 cards with one select per row.
+    panel = await open_panel(world, world.alice)
+    assert "Fantasyland" in content_of(panel)
+    table_id, deal = _panel_ids(panel)
+    for row in ("back", "middle", "front"):
+        cid = f"fdb:{table_id}:{deal}:s:{row}"
+        panel = await world.alice.select(panel.response, [c.notation for c in parse_french(ALICE_FL[row])],
+                                         custom_id=cid)
+        assert panel.response.ephemeral
+    assert "fouls" not in content_of(panel)
+    await click_ui(world.alice, panel, "confirm")
+    assert not engine.hands[0].pending
+    while engine.hand_no == 2:
+        await hint_and_confirm(world, world.bob)
+    second = engine.results[1]
+    assert second.summary["fantasyland"][0] is True
+    played = Board.parse(second.summary["boards"][0])
+    assert {row: set(played.row(row)) for row in ALICE_FL} == {r: set(parse_french(c)) for r, c in ALICE_FL.items()}
+    result_titles = {f.name for m in world.channel.history() for e in m.embeds for f in e.fields}
+    assert "alice's Fantasyland: the best arrangement" in result_titles
+
+    # The rest of the game: both members take hints until the game ends by itself.
+    for _ in range(200):
+        if not world.env.bot.tables.tables:
+            break
+        acting = engine.to_act()
+        for member in (world.alice, world.bob):
+            if seat_of(world, member) in acting:
+                await hint_and_confirm(world, member)
+                break
+    assert not world.env.bot.tables.tables and engine.is_over
+    won = [sum(r.deltas[s] for r in engine.results) for s in range(4)]
+    assert sum(won) == 0
+    assert await db.balance(world.guild.id, world.alice.id) == 1000 + won[0]
+    assert await db.balance(world.guild.id, world.bob.id) == 1000 + won[1]
+    assert len(engine.results) >= 5  # four button moves, and the frozen Fantasyland hand
+    assert await db.verify_ledger() == []
+    titles = [e.title for m in world.channel.history() for e in m.embeds]
+    assert sum(1 for t in titles if t and t.endswith(": result")) == len(engine.results)
+    assert "The game is over" in titles
+
+
+# ---------------------------------------------------------------- privacy, refusals, restarts
+
+
+async def _two_members(world: Any, **rules: Any) -> Any:
+    if rules:
+        await _set_rules(world, **rules)
+    stack(world, [dealer_draw(1)])
+    await _open(world, bots=0, members=(world.bob,))
+    table = live_table(world)
+    assert table.engine is not None and table.engine.to_act() == {0, 1}
+    return table
+
+
+async def test_an_unrevealed_placement_is_invisible_to_the_others(world: Any) -> None:
+    table = await _two_members(world)
+    engine = table.engine
+    alice_cards = [c.pretty for c in engine.hands[0].pending]
+
+    def bob_sees() -> str:
+        public = table_message(world).embeds[0]
+        history = [m.content for m in world.channel.history(viewer=world.bob)]
+        return "\n".join([*history, public.description or "", *(f.value for f in public.fields)])
+
+    # A provisional choice is Alice's alone, and so is her confirmed street until everyone has placed.
+    panel = await open_panel(world, world.alice)
+    panel = await click_ui(world.alice, panel, "row", "b")
+    assert f"**{alice_cards[0]}**" in content_of(panel)
+    bob_panel = await open_panel(world, world.bob)
+    assert not any(card in content_of(bob_panel) or card in bob_sees() for card in alice_cards)
+    panel = await click_ui(world.alice, panel, "hint")
+    await click_ui(world.alice, panel, "confirm")
+    assert engine.to_act() == {1}
+    bob_panel = await open_panel(world, world.bob)
+    assert "🂠" in content_of(bob_panel) and "🂠" in bob_sees()
+    assert not any(card in content_of(bob_panel) or card in bob_sees() for card in alice_cards)
+    # Once Bob confirms, the street is revealed to everyone.
+    await click_ui(world.bob, await click_ui(world.bob, bob_panel, "hint"), "confirm")
+    assert engine.public_view().street == 2
+    bob_panel = await open_panel(world, world.bob)
+    assert all(card in content_of(bob_panel) for card in alice_cards)
+
+
+async def test_a_placement_that_overfills_a_row_is_refused(world: Any) -> None:
+    table = await _two_members(world)
+    engine = table.engine
+    before = table.record().dumps()
+    panel = await open_panel(world, world.alice)
+    for _ in range(3):
+        panel = await click_ui(world.alice, panel, "row", "f")
+    front = ui(table.id, engine.deal_no, "row", "f")
+    assert ids(panel)[front].get("disabled")  # the button says so first
+    state = dict(table.panel_state[0])
+    refused = await forge_click(world, world.alice, front)
+    assert refused.ephemeral and "room for only 3" in content_of(refused)
+    assert table.panel_state[0] == state
+    # A forged confirm that puts five cards in the front is refused by the engine.
+    cards = [c.notation for c in engine.hands[0].pending]
+    text = "place~" + "~".join(f"{c}:f" for c in cards)
+    refused = await forge_click(world, world.alice, f"fdb:{table.id}:{engine.deal_no}:a:{text}")
+    assert refused.ephemeral and "room for" in content_of(refused).lower()
+    assert table.record().dumps() == before and engine.to_act() == {0, 1}
+
+
+async def test_confirming_twice_is_harmless(world: Any) -> None:
+    table = await _two_members(world)
+    engine = table.engine
+    panel = await open_panel(world, world.alice)
+    panel = await click_ui(world.alice, panel, "hint")
+    confirm = ui(table.id, engine.deal_no, "confirm")
+    await world.alice.click(panel.response, custom_id=confirm)
+    placed = engine.view(0).board
+    after_first = table.record().dumps()
+    again = await forge_click(world, world.alice, confirm)
+    assert again.ephemeral and "no cards to place" in content_of(again)
+    assert table.record().dumps() == after_first and engine.view(0).board == placed
+    assert engine.to_act() == {1}
+
+
+async def test_a_restart_mid_street_keeps_every_confirmed_placement(world: Any, database: Any, clock: Any) -> None:
+    from tests.bot.conftest import make_bot
+
+    table = await _two_members(world)
+    await hint_and_confirm(world, world.alice)
+    await hint_and_confirm(world, world.bob)
+    await hint_and_confirm(world, world.alice)  # street 2: Alice is in, Bob is not
+    engine = table.engine
+    alice_board = engine.view(0).board
+    record = table.record().dumps()
+    await world.env.restart_bot(make_bot(database, clock))
+    restored = live_table(world)
+    assert restored is not table and restored.record().dumps() == record
+    assert restored.engine.view(0).board == alice_board and restored.engine.to_act() == {1}
+    panel = await open_panel(world, world.alice)
+    assert "waiting" in content_of(panel).lower() and "bob" in content_of(panel)
+    await hint_and_confirm(world, world.bob)
+    assert restored.engine.public_view().street == 3
+    assert restored.engine.to_act() == {0, 1}
+
+
+async def test_hints_can_be_turned_off(world: Any) -> None:
+    table = await _two_members(world, hints=False)
+    panel = await open_panel(world, world.alice)
+    hint = ui(table.id, table.engine.deal_no, "hint")
+    assert hint not in ids(panel)
+    refused = await forge_click(world, world.alice, hint)
+    assert refused.ephemeral and "turned off" in content_of(refused)
+
+
+async def test_undo_and_foul_warning(world: Any) -> None:
+    table = await _two_members(world)
+    panel = await open_panel(world, world.alice)
+    first = table.engine.hands[0].pending[0]
+    panel = await click_ui(world.alice, panel, "row", "m")
+    assert f"{first.pretty} → Middle" in content_of(panel)
+    panel = await click_ui(world.alice, panel, "undo")
+    assert f"{first.pretty} → ?" in content_of(panel)
