@@ -13,16 +13,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import get_args
 
 from PIL import Image
 
+from bot.i18n import t
 from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
-from bot.render.text import Canvas, label
+from bot.render.fonts import fit
+from bot.render.text import Canvas
 from games.core.cards import FrenchCard
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import RoyaltyScheme, category_name, eval_row
+from games.ofc.rules import Variant
 from games.ofc.views import BoardView, OFCPublicView
 
 WIDTH = 1000
@@ -37,33 +41,16 @@ ROW_GAP = 4
 Slot = FrenchCard | None
 """A placed card, or ``None`` for one placed face down (drawn as a back)."""
 
-FALLBACK: dict[str, dict[str, str]] = {
-    "ofc.table_title": {"en": "OFC {variant} · hand {hand}", "ja": "OFC {variant} 第{hand}ハンド"},
-    "ofc.table_street": {"en": "street {street}/{streets}", "ja": "{street}/{streets}巡目"},
-    "ofc.table_waiting": {"en": "Waiting: {names}", "ja": "待ち：{names}"},
-    "ofc.table_result": {"en": "Hand {hand} result", "ja": "第{hand}ハンドの結果"},
-    "ofc.table_game_over": {"en": "Game over", "ja": "ゲーム終了"},
-    "ofc.table_foul": {"en": "FOUL", "ja": "ファウル"},
-    "ofc.table_royalties": {"en": "royalties {n}", "ja": "ロイヤリティ {n}"},
-    "ofc.table_fl": {"en": "FL", "ja": "FL"},
-    "ofc.table_fl_next": {"en": "→ Fantasyland", "ja": "→ ファンタジーランド"},
-    "ofc.table_row_front": {"en": "F", "ja": "前"},
-    "ofc.table_row_middle": {"en": "M", "ja": "中"},
-    "ofc.table_row_back": {"en": "B", "ja": "後"},
-    "ofc.hand_high_card": {"en": "High card", "ja": "ハイカード"},
-    "ofc.hand_pair": {"en": "Pair", "ja": "ワンペア"},
-    "ofc.hand_two_pair": {"en": "Two pair", "ja": "ツーペア"},
-    "ofc.hand_trips": {"en": "Trips", "ja": "スリーカード"},
-    "ofc.hand_straight": {"en": "Straight", "ja": "ストレート"},
-    "ofc.hand_flush": {"en": "Flush", "ja": "フラッシュ"},
-    "ofc.hand_full_house": {"en": "Full house", "ja": "フルハウス"},
-    "ofc.hand_quads": {"en": "Quads", "ja": "フォーカード"},
-    "ofc.hand_straight_flush": {"en": "Straight flush", "ja": "ストレートフラッシュ"},
-    "ofc.hand_royal_flush": {"en": "Royal flush", "ja": "ロイヤルフラッシュ"},
-}
-
-VARIANT_NAMES = {"a": "1-by-1", "b": "2-by-2", "c": "Turbo", "d": "Turbo Pineapple"}
+VARIANTS: tuple[str, ...] = get_args(Variant)
+"""Every variant has a short name for the title bar in the catalog: ``ofc.short_variant_<v>``."""
+TITLE_W = 380
 FL_COLOUR = P.PURPLE
+HAND_BASELINE = 30
+"""Baseline of a row's hand name, from the row's top: the row's upper half, leaving room for a note below."""
+NOTE_BASELINE = 60
+"""Baseline of the note under a row's hand name (Fantasyland next hand, the board's royalties or foul)."""
+FL_NEXT_SIZES = (18, 17, 16)
+"""Text sizes tried for the "→ Fantasyland" tag, largest first, so it fits the info column uncut."""
 
 
 # ---------------------------------------------------------------- the drawing shape
@@ -77,7 +64,7 @@ class OFCRowDrawing:
     size: int
     """3 for the front, 5 for the middle and back."""
     hand: str | None = None
-    """Category key (``pair``, ``flush``, ``royal_flush`` …; i18n ``ofc.hand_<key>``), or None."""
+    """Category key (``pair``, ``flush``, ``royal_flush`` …; drawn as i18n ``ofc.short_hand_<key>``), or None."""
     royalty: int = 0
 
 
@@ -237,41 +224,31 @@ def compose_ofc_table(table: OFCTableDrawing, names: Sequence[str], lang: str = 
 def _top_bar(c: Canvas, table: OFCTableDrawing, names: list[str], lang: str) -> None:
     c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     base = TOP_BAR_H - 12
-    variant = VARIANT_NAMES.get(table.variant, table.variant)
-    x = (
-        MARGIN
-        + c.fitted(
-            (MARGIN, base),
-            label("ofc.table_title", lang, FALLBACK, variant=variant, hand=table.hand_no),
-            20,
-            330,
-            P.TEXT_DIM,
-        )
-        + 14
-    )
+    variant = t(f"ofc.short_variant_{table.variant}", lang) if table.variant in VARIANTS else table.variant
+    title = t("ofc.table_title", lang, variant=variant, hand=table.hand_no)
+    x = MARGIN + c.fitted((MARGIN, base), title, 20, TITLE_W, P.TEXT_DIM) + 14
     if table.game_over:
-        status = label("ofc.table_game_over", lang, FALLBACK)
+        status = t("ofc.table_game_over", lang)
     elif table.showdown:
-        status = label("ofc.table_result", lang, FALLBACK, hand=table.hand_no)
+        status = t("ofc.table_result", lang, hand=table.hand_no)
     elif table.street:
-        status = label("ofc.table_street", lang, FALLBACK, street=table.street, streets=table.streets)
+        status = t("ofc.table_street", lang, street=table.street, streets=table.streets)
     else:
         status = ""
     x += c.fitted((x, base), status, 22, 300, P.GOLD) + 14
     if table.waiting and not table.game_over:
         who = ", ".join(names[s] for s in table.waiting if s < len(names))
-        c.fitted(
-            (WIDTH - MARGIN, base),
-            label("ofc.table_waiting", lang, FALLBACK, names=who),
-            20,
-            WIDTH - MARGIN - x,
-            P.TEXT,
-            anchor="rs",
-        )
+        waiting = t("ofc.table_waiting", lang, names=who)
+        c.fitted((WIDTH - MARGIN, base), waiting, 20, WIDTH - MARGIN - x, P.TEXT, anchor="rs")
 
 
 def _chips(points: int, stake: int, signed: bool = False) -> str:
     return f"{points * stake:+,}" if signed else f"{points * stake:,}"
+
+
+def _badge_pad(size: int) -> int:
+    """The padding :meth:`Canvas.badge` puts either side of its text."""
+    return max(2, size // 5)
 
 
 def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lang: str, stake: int) -> None:
@@ -285,7 +262,7 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     if b.is_dealer:
         lead += c.badge(lead, base, "D", 18, P.GOLD, P.INK) + 5
     if b.fantasyland:
-        lead += c.badge(lead, base, label("ofc.table_fl", lang, FALLBACK), 18, FL_COLOUR, P.TEXT) + 5
+        lead += c.badge(lead, base, t("ofc.table_fl", lang), 18, FL_COLOUR, P.TEXT) + 5
     if b.fouled:
         lead += c.badge(lead, base, "×", 18, P.LOSE, P.INK) + 5
 
@@ -299,15 +276,15 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     cw, ch = card_size(CARD_W)
     rows_x = x + pad + 26
     info_x = rows_x + 5 * (cw + ROW_GAP) + 10
+    info_w = x + w - pad - info_x
     row_y = base + 12
+    # The info column beside each row has two lines: the row's hand (and royalty) on the row's upper half,
+    # and a line under it for the board as a whole: "→ Fantasyland" beside the front row (whose hand is what
+    # usually earns it), the board's royalties or FOUL beside the back row (a total under the rows).
+    row_tops = []
     for name_key, row in zip(ROWS, b.rows, strict=True):
-        c.text(
-            (x + pad + 8, row_y + ch / 2 + 7),
-            label(f"ofc.table_row_{name_key}", lang, FALLBACK),
-            18,
-            P.TEXT_DIM,
-            anchor="ms",
-        )
+        row_tops.append(row_y)
+        c.text((x + pad + 8, row_y + ch / 2 + 7), t(f"ofc.table_row_{name_key}", lang), 18, P.TEXT_DIM, anchor="ms")
         offset = (5 - row.size) * (cw + ROW_GAP) // 2  # the front row sits centred over the other two
         for k in range(row.size):
             cx = rows_x + offset + k * (cw + ROW_GAP)
@@ -320,27 +297,26 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
                     (cx, row_y, cx + cw - 1, row_y + ch - 1), radius=5, outline=P.FELT_LINE, width=2
                 )
         if row.hand is not None:
-            hand_text = label(f"ofc.hand_{row.hand}", lang, FALLBACK)
+            hand_text = t(f"ofc.short_hand_{row.hand}", lang)
             royalty = f"+{row.royalty}" if row.royalty else ""
-            room = x + w - pad - info_x - (c.text_width(royalty, 18) + 6 if royalty else 0)
-            hw = c.fitted((info_x, row_y + ch / 2 + 7), hand_text, 18, room, P.TEXT)
+            room = info_w - (c.text_width(royalty, 18) + 6 if royalty else 0)
+            hw = c.fitted((info_x, row_y + HAND_BASELINE), hand_text, 18, room, P.TEXT)
             if royalty:
-                c.text((info_x + hw + 6, row_y + ch / 2 + 7), royalty, 18, P.GOLD)
+                c.text((info_x + hw + 6, row_y + HAND_BASELINE), royalty, 18, P.GOLD)
         row_y += ch + ROW_GAP
 
-    foot = y + CELL_H - 10
+    front_note, back_note = row_tops[0] + NOTE_BASELINE, row_tops[2] + NOTE_BASELINE
     if b.fouled:  # in the info column, not across the cards: players want to see why it fouled
-        c.fitted((info_x, foot), label("ofc.table_foul", lang, FALLBACK), 22, x + w - pad - info_x, P.LOSE)
+        c.fitted((info_x, back_note), t("ofc.table_foul", lang), 22, info_w, P.LOSE)
     elif b.royalties:
-        c.fitted(
-            (info_x, foot),
-            label("ofc.table_royalties", lang, FALLBACK, n=b.royalties),
-            18,
-            x + w - pad - info_x,
-            P.GOLD,
-        )
+        c.fitted((info_x, back_note), t("ofc.table_royalties", lang, n=b.royalties), 18, info_w, P.GOLD)
     if b.fantasyland_next:
-        c.fitted((info_x, foot - 24), label("ofc.table_fl_next", lang, FALLBACK), 18, x + w - pad - info_x, FL_COLOUR)
+        text = t("ofc.table_fl_next", lang)
+        # a filled tag stands out at a phone's preview size; a smaller size before cutting the text short
+        size = next(
+            (s for s in FL_NEXT_SIZES if c.text_width(text, s) + 2 * _badge_pad(s) <= info_w), FL_NEXT_SIZES[-1]
+        )
+        c.badge(info_x, front_note, fit(text, size, info_w - 2 * _badge_pad(size)), size, FL_COLOUR, P.TEXT)
     if b.to_place:
         sw = card_size(SMALL_CARD_W)[0]
         px = info_x

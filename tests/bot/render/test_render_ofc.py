@@ -10,9 +10,15 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from bot.i18n import has, t
 from bot.render import ofc
+from bot.render import palette as P
+from bot.render.text import Canvas, text_mask
 from games.core.actions import AmountRange
 from games.core.cards import FrenchCard, parse_french
+from games.ofc.board import ROWS
+from games.ofc.eval import CATEGORY_NAMES, ROYAL_FLUSH_NAME
+from games.ofc.rules import Variant
 from games.ofc.views import OFCPublicView
 
 NAMES = ["たろう🎴", "A very long display name that never ends", "花子", "Bob"]
@@ -94,7 +100,125 @@ def test_engine_views_render_as_small_paletted_pngs() -> None:
         engine.apply(seat, choice.make(choice.lo) if isinstance(choice, AmountRange) else choice)
 
 
-def test_every_label_has_a_fallback_in_both_languages() -> None:
-    for key, texts in ofc.FALLBACK.items():
-        assert texts.get("en"), key
-        assert texts.get("ja"), key
+def test_every_key_the_renderer_builds_is_in_the_catalog() -> None:
+    keys = [f"ofc.short_hand_{name}" for name in (*CATEGORY_NAMES, ROYAL_FLUSH_NAME)]
+    keys += [f"ofc.short_variant_{v}" for v in typing.get_args(Variant)]
+    keys += [f"ofc.table_row_{row}" for row in ROWS]
+    assert [k for k in keys if not has(k)] == []
+
+
+class RecordingCanvas(Canvas):
+    """A canvas that also notes the box of every text's ink and of every badge it draws."""
+
+    def __init__(self, img: Image.Image) -> None:
+        super().__init__(img)
+        self.boxes: list[tuple[str, tuple[float, float, float, float]]] = []
+        self._in_badge = False
+        RecordingCanvas.last = self
+
+    last: RecordingCanvas
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: P.RGB = P.TEXT,
+        anchor: str = "ls",
+        bold: bool = False,
+    ) -> float:
+        if text and not self._in_badge:
+            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
+            left, top = round(xy[0]) + dx, round(xy[1]) + dy
+            self.boxes.append((text, (left, top, left + mask.width, top + mask.height)))
+        return super().text(xy, text, size, fill, anchor, bold)
+
+    def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB) -> float:
+        self._in_badge = True
+        try:
+            w = super().badge(x, baseline, text, size, bg, fg)
+        finally:
+            self._in_badge = False
+        self.boxes.append((text, (x, baseline - size * 0.95, x + w, baseline + size * 0.22)))  # Canvas.badge's box
+        return w
+
+
+def _intersect(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _showdown_extremes() -> ofc.OFCTableDrawing:
+    """Showdown boards with the widest labels: long hands with big royalties, Fantasyland next, a foul."""
+    strong = ofc.OFCBoardDrawing(
+        seat=0,
+        rows=(
+            _row("Ah Ad As", 3, hand="trips", royalty=22),
+            _row("9s Ts Js Qs Ks", 5, hand="straight_flush", royalty=30),
+            _row("Th Jh Qh Kh Ah", 5, hand="royal_flush", royalty=25),
+        ),
+        stack=123456,
+        royalties=77,
+        fantasyland=True,
+        fantasyland_next=True,
+        is_dealer=True,
+        result=-123,
+    )
+    weak = ofc.OFCBoardDrawing(
+        seat=1,
+        rows=(
+            _row("2c 3d 7h", 3, hand="high_card"),
+            _row("2s 2d 5c 9h Jd", 5, hand="pair"),
+            _row("4c 4d 6s 6h 8c", 5, hand="two_pair"),
+        ),
+        stack=5,
+        fouled=True,
+        result=-10,
+    )
+    quads = replace(
+        strong,
+        seat=2,
+        rows=(
+            _row("Qh Qd 4c", 3, hand="pair", royalty=7),
+            _row("8c 8d 8h 8s 2c", 5, hand="quads", royalty=20),
+            _row("9c 9d 9h 9s Ac", 5, hand="quads", royalty=10),
+        ),
+        fantasyland=False,
+        is_dealer=False,
+    )
+    full = replace(
+        quads,
+        seat=3,
+        rows=(
+            _row("Kh Kd 4s", 3, hand="pair", royalty=8),
+            _row("5c 5d 5h 7s 7c", 5, hand="full_house", royalty=12),
+            _row("3c 6c 9c Jc Kc", 5, hand="flush", royalty=4),
+        ),
+        fantasyland_next=False,
+        royalties=24,
+        result=133,
+    )
+    return ofc.OFCTableDrawing(
+        variant="d", hand_no=12, street=0, streets=5, boards=(strong, weak, quads, full), showdown=True, waiting=(2,)
+    )
+
+
+SHORT_NAMES = ["Ann", "Bob", "花子", "たろう"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize(
+    "table",
+    [_busy(4, showdown=True), _busy(4, showdown=False), _showdown_extremes()],
+    ids=["showdown", "mid-hand", "showdown-extremes"],
+)
+def test_no_label_overlaps_another_or_is_cut(
+    monkeypatch: pytest.MonkeyPatch, table: ofc.OFCTableDrawing, lang: str
+) -> None:
+    monkeypatch.setattr(ofc, "Canvas", RecordingCanvas)
+    ofc.compose_ofc_table(table, SHORT_NAMES, lang)
+    boxes = RecordingCanvas.last.boxes
+    overlaps = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1 :] if _intersect(box_a, box_b)]
+    assert overlaps == []
+    assert [text for text, _ in boxes if text.endswith("…")] == []
+    if any(b.fantasyland_next for b in table.boards):
+        assert t("ofc.table_fl_next", lang) in [text for text, _ in boxes]
