@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from games.core.cards import french_deck, parse_french
 from games.core.rng import Shuffle, Shuffler
 from games.ofc.board import Board
@@ -117,9 +119,11 @@ async def _open(world: Any, *, bots: int, members: tuple[Any, ...] = ()) -> None
 
 
 async def _set_rules(world: Any, **values: Any) -> None:
-    for path, value in values.items():
-        await world.env.bot.db.set_house_rule(world.guild.id, "ofc", {path: value}, actor_id=world.mod.id,
-                                              path=path, old_value=None, new_value=value)
+    """A moderator sets house rules with /rules set, as on a real server."""
+    for option, value in values.items():
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        done = await world.mod.slash(world.channel, "rules set", game="ofc", option=option, value=text)
+        assert done.response is not None and option in done.response.content, done
 
 
 # ---------------------------------------------------------------- a whole game
@@ -307,3 +311,37 @@ async def test_undo_and_foul_warning(world: Any) -> None:
     assert f"{first.pretty} → Middle" in content_of(panel)
     panel = await click_ui(world.alice, panel, "undo")
     assert f"{first.pretty} → ?" in content_of(panel)
+
+
+async def _play_to_the_end(world: Any, members: tuple[Any, ...], limit: int = 400) -> None:
+    """Every member takes the hint and confirms whenever it is their turn, until the table closes."""
+    table = live_table(world)
+    engine = table.engine
+    assert engine is not None
+    for _ in range(limit):
+        if not world.env.bot.tables.tables:
+            return
+        acting = engine.to_act()
+        mover = next(m for m in members if seat_of(world, m) in acting)
+        await hint_and_confirm(world, mover)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("variant", ["a", "b", "d"])
+async def test_every_variant_plays_to_the_end_with_correct_chips(world: Any, variant: str) -> None:
+    db = world.env.bot.db
+    await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)
+    await _set_rules(world, variant=variant, dealer_orbits=1)
+    await _open(world, bots=1, members=(world.bob,))
+    table = live_table(world)
+    engine = table.engine
+    assert engine is not None and engine.rules.variant == variant
+    await _play_to_the_end(world, (world.alice, world.bob))
+    assert engine.is_over
+    won = [sum(r.deltas[s] for r in engine.results) for s in range(3)]
+    assert sum(won) == 0 and any(won)
+    assert await db.balance(world.guild.id, world.alice.id) == 1000 + won[0]
+    assert await db.balance(world.guild.id, world.bob.id) == 1000 + won[1]
+    assert await db.verify_ledger() == []
+    history = await db.table_history(table.id, limit=100)
+    assert len(history) == len(engine.results)
