@@ -6,6 +6,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
+
 from bot.ui.base import TableContext
 from games.core.engine import Engine
 from games.core.record import TableRecord
@@ -26,6 +28,16 @@ class SeatInfo:
     @property
     def label(self) -> str:
         return f"bot:{self.name}" if self.bot else f"user:{self.user_id}:{self.name}"
+
+
+@dataclass
+class OpenPanel:
+    """A seat's latest private panel, kept so the table can edit it as the game moves on."""
+
+    interaction: discord.Interaction
+    locale: Any
+    opened_at: float
+    signature: str
 
 
 @dataclass
@@ -50,6 +62,7 @@ class LiveTable:
     message_created_at: float = 0.0
     settled_deals: set[int] = field(default_factory=set)
     panel_state: dict[int, dict[str, str]] = field(default_factory=dict)
+    panels: dict[int, OpenPanel] = field(default_factory=dict, repr=False)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
     timer: asyncio.Task[None] | None = field(default=None, repr=False)
     lobby_timer: asyncio.Task[None] | None = field(default=None, repr=False)

@@ -24,7 +24,7 @@ from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.render import render_in_thread
 from bot.tables.components import ActionButton, LobbyButton, TableButton, UIButton, UISelect
-from bot.tables.live import LiveTable, SeatInfo
+from bot.tables.live import LiveTable, OpenPanel, SeatInfo
 from bot.ui import ui_for
 from bot.ui.base import Panel
 from games.core.actions import AmountRange
@@ -44,6 +44,8 @@ BOT_NAMES = ("Tanuki", "Kitsune", "Tengu", "Kappa", "Tsuru", "Kame", "Usagi", "S
 MESSAGE_MAX_AGE = 3600.0
 """Edits to messages older than an hour hit a separate rate limit: repost instead."""
 AUTOPLAY_LIMIT = 5000
+PANEL_FOLLOW_SECONDS = 14 * 60
+"""An interaction token lives 15 minutes: until then a player's open panel is kept up to date."""
 
 
 class TableManager:
@@ -220,6 +222,7 @@ class TableManager:
                     self._schedule_update(table)
                 panel = self._panel(table, seat, interaction.locale)
             await interaction.response.send_message(**self._panel_message(table, seat, panel), ephemeral=True)
+            self._remember_panel(table, seat, interaction, panel)
         elif verb == "stop":
             await self._require_host(table, interaction, moderator_ok=True)
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -240,6 +243,7 @@ class TableManager:
         async with table.lock:
             panel = self._panel(table, seat, interaction.locale)
         await interaction.response.edit_message(**self._panel_message(table, seat, panel))
+        self._remember_panel(table, seat, interaction, panel)
 
     async def on_ui(self, interaction: discord.Interaction, table_id: int, deal: int, verb: str, arg: str) -> None:
         table = self.get(table_id)
@@ -260,6 +264,7 @@ class TableManager:
         async with table.lock:
             panel = self._panel(table, seat, interaction.locale)
         await interaction.response.edit_message(**self._panel_message(table, seat, panel))
+        self._remember_panel(table, seat, interaction, panel)
 
     async def on_amount(self, interaction: discord.Interaction, table: LiveTable, seat: int, deal: int,
                         arg: str, raw: str) -> None:
@@ -277,6 +282,7 @@ class TableManager:
         async with table.lock:
             panel = self._panel(table, seat, interaction.locale)
         await interaction.response.send_message(**self._panel_message(table, seat, panel), ephemeral=True)
+        self._remember_panel(table, seat, interaction, panel)
 
     def _seat_for_play(self, table: LiveTable, interaction: discord.Interaction, deal: int) -> int:
         seat = table.seat_of(interaction.user.id)
@@ -442,6 +448,7 @@ class TableManager:
                 log.warning("table %s: updating the table message failed (%s); the next change retries", table.id, exc)
             except Exception:
                 log.exception("table %s: updating the table message failed", table.id)
+            await self._refresh_panels(table)
             if self.edit_interval:
                 await asyncio.sleep(self.edit_interval)
 
@@ -537,6 +544,39 @@ class TableManager:
         return embed
 
     # ------------------------------------------------------------------ private panels
+
+    def _remember_panel(self, table: LiveTable, seat: int, interaction: discord.Interaction, panel: Panel) -> None:
+        """The seat's latest panel message: it follows the game until its interaction token runs out."""
+        assert table.engine is not None
+        table.panels[seat] = OpenPanel(interaction, interaction.locale, self.clock(),
+                                       _signature(table.engine.deal_no, panel))
+
+    async def _refresh_panels(self, table: LiveTable) -> None:
+        """Edit every open panel whose content changed (the street moved on, a new hand was dealt …).
+
+        A player who confirmed a Turbo street sees their next cards without pressing anything. Panels
+        older than an interaction token's life, or deleted by their owner, are dropped quietly."""
+        for seat, open_panel in list(table.panels.items()):
+            if table.status != "playing" or table.engine is None:
+                return
+            if self.clock() - open_panel.opened_at > PANEL_FOLLOW_SECONDS:
+                table.panels.pop(seat, None)
+                continue
+            try:
+                panel = self._panel(table, seat, open_panel.locale)
+            except Exception:
+                log.exception("table %s: building the panel of seat %s failed", table.id, seat)
+                continue
+            signature = _signature(table.engine.deal_no, panel)
+            if signature == open_panel.signature:
+                continue
+            open_panel.signature = signature
+            try:
+                await open_panel.interaction.edit_original_response(**self._panel_message(table, seat, panel))
+            except discord.HTTPException as exc:
+                log.info("table %s: seat %s's panel can no longer be edited (%s)", table.id, seat, exc)
+                if table.panels.get(seat) is open_panel:
+                    del table.panels[seat]
 
     def _panel(self, table: LiveTable, seat: int, locale: object) -> Panel:
         engine = table.engine
@@ -636,6 +676,10 @@ class AmountModal(discord.ui.Modal):
             if not await answer_error(interaction, error):
                 await apologise(interaction, error, "amount modal")
                 raise
+
+
+def _signature(deal: int, panel: Panel) -> str:
+    return f"{deal}|{panel!r}"
 
 
 def _name_from_label(label: str, user_id: int | None) -> str:

@@ -345,3 +345,40 @@ async def test_every_variant_plays_to_the_end_with_correct_chips(world: Any, var
     assert await db.verify_ledger() == []
     history = await db.table_history(table.id, limit=100)
     assert len(history) == len(engine.results)
+
+
+async def test_an_open_panel_follows_the_game(world: Any) -> None:
+    """After confirming a Turbo street, a player's panel shows the next cards once the others are done."""
+    table = await _two_members(world)
+    engine = table.engine
+    done = await hint_and_confirm(world, world.alice)
+    assert "waiting" in content_of(done).lower()
+    await hint_and_confirm(world, world.bob)
+    assert engine.public_view().street == 2
+    await world.env.settle()
+    panel = next(m for m in world.channel.history(viewer=world.alice) if m.id == done.response.id)
+    assert "street 2/3" in panel.content and "To place:" in panel.content
+    next_cards = [c.pretty for c in engine.hands[0].pending]
+    assert all(card in panel.content for card in next_cards)
+    # Bob never sees Alice's panel.
+    assert all(m.id != done.response.id for m in world.channel.history(viewer=world.bob))
+
+
+async def test_a_panel_that_cannot_be_edited_is_let_go(world: Any, clock: Any) -> None:
+    table = await _two_members(world)
+    await hint_and_confirm(world, world.alice)
+    assert 0 in table.panels
+    # Alice dismissed her panel: the edit fails, the table plays on, and her panel is no longer followed.
+    world.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=404, code=10008, times=1)
+    await hint_and_confirm(world, world.bob)
+    await world.env.settle()
+    assert 0 not in table.panels and 1 in table.panels
+    assert table.engine.public_view().street == 2
+    # A panel older than an interaction token's life is not edited again.
+    clock.advance(15 * 60)
+    await hint_and_confirm(world, world.alice)
+    clock.advance(15 * 60)
+    await hint_and_confirm(world, world.bob)
+    await world.env.settle()
+    assert 0 not in table.panels  # Alice's panel is 15 minutes old by now; Bob's was just opened
+    assert 1 in table.panels and table.engine.public_view().street == 3
