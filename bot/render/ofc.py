@@ -19,7 +19,7 @@ from PIL import Image
 
 from bot.i18n import t
 from bot.render import palette as P
-from bot.render.cards import card_back, card_image, card_size
+from bot.render.cards import FRENCH_RED_SUITS, card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit
 from bot.render.text import Canvas
@@ -35,7 +35,6 @@ TOP_BAR_H = 40
 CELL_GAP = 8
 CELL_H = 256
 CARD_W = 48
-SMALL_CARD_W = 30
 ROW_GAP = 4
 
 Slot = FrenchCard | None
@@ -49,6 +48,11 @@ HAND_BASELINE = 30
 """Baseline of a row's hand name, from the row's top: the row's upper half, leaving room for a note below."""
 NOTE_BASELINE = 60
 """Baseline of the note under a row's hand name (Fantasyland next hand, the board's royalties or foul)."""
+TO_PLACE_SIZE = 21
+TO_PLACE_ABOVE, TO_PLACE_BELOW = 22, 7
+"""A to-place chip's box above and below the header's baseline: inside the header, above the front row."""
+TO_PLACE_PAD = 5
+TO_PLACE_GAP = 4
 FL_NEXT_SIZES = (18, 17, 16)
 """Text sizes tried for the "→ Fantasyland" tag, largest first, so it fits the info column uncut."""
 
@@ -259,6 +263,8 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     lead: float = x + pad
     if b.awaiting:
         lead += c.text((lead, base), "▶", 20, P.GOLD) + 4
+    if b.to_place:  # right after the turn marker, which points at them: the card(s) this player now places
+        lead += _to_place(c, b.to_place[:5], lead, base) + 8
     if b.is_dealer:
         lead += c.badge(lead, base, "D", 18, P.GOLD, P.INK) + 5
     if b.fantasyland:
@@ -317,11 +323,23 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
             (s for s in FL_NEXT_SIZES if c.text_width(text, s) + 2 * _badge_pad(s) <= info_w), FL_NEXT_SIZES[-1]
         )
         c.badge(info_x, front_note, fit(text, size, info_w - 2 * _badge_pad(size)), size, FL_COLOUR, P.TEXT)
-    if b.to_place:
-        sw = card_size(SMALL_CARD_W)[0]
-        px = info_x
-        py = y + 40
-        for card in b.to_place[:5]:
-            face = card_image(card, SMALL_CARD_W)
-            c.img.paste(face, (px, py), face)
-            px += sw + 3
+
+
+def _to_place(c: Canvas, cards: Sequence[FrenchCard], x: float, baseline: float) -> float:
+    """The cards dealt face up and not yet placed, as gold-edged card chips (rank and suit) on the header
+    line: nothing of the board is ever under them, and they stay as legible as the name beside them."""
+    start = x
+    for card in cards:
+        text = card.pretty
+        w = c.text_width(text, TO_PLACE_SIZE) + 2 * TO_PLACE_PAD
+        c.draw.rounded_rectangle(
+            (x, baseline - TO_PLACE_ABOVE, x + w, baseline + TO_PLACE_BELOW),
+            radius=4,
+            fill=P.PAPER,
+            outline=P.GOLD,
+            width=2,
+        )
+        colour = P.RED if card.suit in FRENCH_RED_SUITS else P.INK
+        c.text((x + TO_PLACE_PAD, baseline), text, TO_PLACE_SIZE, colour, bold=True)
+        x += w + TO_PLACE_GAP
+    return x - TO_PLACE_GAP - start

@@ -104,10 +104,10 @@ def _warm() -> None:
     from bot.render.samples import BUSY_NAMES, busy_oicho_view
     from games.core.cards import french_deck, kabu_deck
 
-    for card in kabu_deck(12):
-        cards.card_image(card)
-    for card in french_deck():
-        cards.card_image(card, 48)
+    for kabu in kabu_deck(12):
+        cards.card_image(kabu)
+    for french in french_deck():
+        cards.card_image(french, 48)
     cards.card_back("kabu")
     cards.card_back("french", 48)
     for lang in ("ja", "en"):

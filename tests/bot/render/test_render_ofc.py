@@ -8,7 +8,7 @@ import typing
 from dataclasses import replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from bot.i18n import has, t
 from bot.render import ofc
@@ -108,12 +108,24 @@ def test_every_key_the_renderer_builds_is_in_the_catalog() -> None:
 
 
 class RecordingCanvas(Canvas):
-    """A canvas that also notes the box of every text's ink and of every badge it draws."""
+    """A canvas that also notes the box of every text's ink and of every badge it draws, and the box of every
+    card: a face or back pasted on it (``cards``), or a card-coloured shape such as a card chip (``chips``)."""
 
     def __init__(self, img: Image.Image) -> None:
         super().__init__(img)
         self.boxes: list[tuple[str, tuple[float, float, float, float]]] = []
+        self.cards: list[tuple[float, float, float, float]] = []
+        self.chips: list[tuple[float, float, float, float]] = []
         self._in_badge = False
+        paste = img.paste
+
+        def recording_paste(im: typing.Any, box: typing.Any = None, mask: typing.Any = None) -> None:
+            if isinstance(im, Image.Image) and isinstance(box, tuple) and len(box) == 2:  # not text's colour fill
+                self.cards.append((box[0], box[1], box[0] + im.width, box[1] + im.height))
+            paste(im, box, mask)
+
+        setattr(img, "paste", recording_paste)  # noqa: B010 (mypy refuses assigning to a method)
+        self.draw = _RecordingDraw(img, self.chips)
         RecordingCanvas.last = self
 
     last: RecordingCanvas
@@ -143,8 +155,43 @@ class RecordingCanvas(Canvas):
         return w
 
 
+class _RecordingDraw(ImageDraw.ImageDraw):
+    """Notes the box of every paper-filled (card-coloured) rounded rectangle."""
+
+    def __init__(self, img: Image.Image, chips: list[tuple[float, float, float, float]]) -> None:
+        super().__init__(img)
+        self.chips = chips
+
+    def rounded_rectangle(self, xy: typing.Any, *args: typing.Any, **kwargs: typing.Any) -> None:
+        if kwargs.get("fill") == P.PAPER:
+            x0, y0, x1, y1 = xy
+            self.chips.append((x0, y0, x1, y1))
+        super().rounded_rectangle(xy, *args, **kwargs)
+
+
 def _intersect(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _face_up(seats: int) -> ofc.OFCTableDrawing:
+    """Variant a: every normal board awaits with cards dealt face up: five on an empty board (the first
+    street, beside the dealer button), one beside a complete front row with its hand and royalty."""
+    boards = []
+    for b in _busy(seats).boards:
+        if b.fantasyland:  # a Fantasyland hand is dealt face down
+            boards.append(replace(b, awaiting=True))
+        elif b.seat == 0:
+            empty = (_row("", 3), _row("", 5), _row("", 5))
+            boards.append(replace(b, rows=empty, awaiting=True, to_place=tuple(parse_french("Th 9c Ad Qs 2h"))))
+        else:
+            boards.append(replace(b, awaiting=True, to_place=tuple(parse_french("Td"))))
+    return ofc.OFCTableDrawing(
+        variant="a", hand_no=1, street=3, streets=9, boards=tuple(boards), waiting=tuple(range(seats))
+    )
 
 
 def _showdown_extremes() -> ofc.OFCTableDrawing:
@@ -208,17 +255,65 @@ SHORT_NAMES = ["Ann", "Bob", "花子", "たろう"]
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize(
     "table",
-    [_busy(4, showdown=True), _busy(4, showdown=False), _showdown_extremes()],
-    ids=["showdown", "mid-hand", "showdown-extremes"],
+    [_busy(4, showdown=True), _busy(4, showdown=False), _showdown_extremes(), _face_up(2), _face_up(3), _face_up(4)],
+    ids=["showdown", "mid-hand", "showdown-extremes", "face-up-2", "face-up-3", "face-up-4"],
 )
 def test_no_label_overlaps_another_or_is_cut(
     monkeypatch: pytest.MonkeyPatch, table: ofc.OFCTableDrawing, lang: str
 ) -> None:
+    _assert_nothing_covered(monkeypatch, table, lang)
+
+
+def _assert_nothing_covered(monkeypatch: pytest.MonkeyPatch, table: ofc.OFCTableDrawing, lang: str) -> None:
     monkeypatch.setattr(ofc, "Canvas", RecordingCanvas)
     ofc.compose_ofc_table(table, SHORT_NAMES, lang)
-    boxes = RecordingCanvas.last.boxes
+    canvas = RecordingCanvas.last
+    boxes = canvas.boxes
     overlaps = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1 :] if _intersect(box_a, box_b)]
     assert overlaps == []
     assert [text for text, _ in boxes if text.endswith("…")] == []
     if any(b.fantasyland_next for b in table.boards):
         assert t("ofc.table_fl_next", lang) in [text for text, _ in boxes]
+    # every card, the ones dealt face up included, is on the canvas, clear of every text and of each other
+    placed = sum(len(row.cards) for b in table.boards for row in b.rows)
+    assert len(canvas.cards) + len(canvas.chips) == placed + sum(len(b.to_place) for b in table.boards)
+    cards = canvas.cards + canvas.chips
+    covered = [
+        (text, card)
+        for text, box in boxes
+        for card in cards
+        if _intersect(box, card) and not (card in canvas.chips and _inside(box, card))  # a chip's own label
+    ]
+    assert covered == []
+    assert [(a, b) for i, a in enumerate(cards) for b in cards[i + 1 :] if _intersect(a, b)] == []
+    assert all(_inside(card, (0, 0, *canvas.img.size)) for card in cards)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_real_one_by_one_hand_shows_the_card_to_place_clear_of_the_board(
+    monkeypatch: pytest.MonkeyPatch, seats: int
+) -> None:
+    """Variant a from the engine, mid-hand: the player to act has a complete front row and a card face up."""
+    from games.core.rng import Shuffler
+    from games.ofc.engine import OFCEngine
+    from games.ofc.policy import choose
+    from games.ofc.rules import OFCRules
+
+    rng = random.Random(seats)
+    engine = OFCEngine(
+        OFCRules(variant="a"), [100] * seats, Shuffler(seed_source=lambda: f"{rng.getrandbits(256):064x}")
+    )
+    pick = random.Random(1)
+    for _ in range(9 * seats):
+        view = engine.public_view()
+        (seat,) = engine.to_act()  # one player at a time in variant a
+        if view.street > 1 and len(view.boards[seat].front) == 3:
+            break
+        engine.apply(seat, choose(engine.view(seat), engine.legal_actions(seat), pick))
+    else:
+        pytest.fail("no player to act with a complete front row in the first hand")
+    table = ofc.ofc_drawing(view)
+    assert len(table.boards[seat].to_place) == 1
+    assert table.boards[seat].rows[0].hand is not None
+    for lang in ("en", "ja"):
+        _assert_nothing_covered(monkeypatch, table, lang)
