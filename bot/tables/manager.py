@@ -239,11 +239,8 @@ class TableManager:
             action = table.spec.codec.parse(text)
         except NotationError:
             raise UserError("table.stale_button") from None
-        await self._act(table, seat, action)
-        async with table.lock:
-            panel = self._panel(table, seat, interaction.locale)
-        await interaction.response.edit_message(**self._panel_message(table, seat, panel))
-        self._remember_panel(table, seat, interaction, panel)
+        await self._act(table, seat, action, interaction)
+        await self._answer_with_panel(interaction, table, seat)
 
     async def on_ui(self, interaction: discord.Interaction, table_id: int, deal: int, verb: str, arg: str) -> None:
         table = self.get(table_id)
@@ -260,10 +257,18 @@ class TableManager:
             state.clear()
             state.update(draft)
         if action is not None:
-            await self._act(table, seat, action)
+            await self._act(table, seat, action, interaction)
+        await self._answer_with_panel(interaction, table, seat)
+
+    async def _answer_with_panel(self, interaction: discord.Interaction, table: LiveTable, seat: int) -> None:
+        """Show the clicker's panel as it is now, in the message they clicked (deferred or not)."""
         async with table.lock:
             panel = self._panel(table, seat, interaction.locale)
-        await interaction.response.edit_message(**self._panel_message(table, seat, panel))
+        message = self._panel_message(table, seat, panel)
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**message)
+        else:
+            await interaction.response.edit_message(**message)
         self._remember_panel(table, seat, interaction, panel)
 
     async def on_amount(self, interaction: discord.Interaction, table: LiveTable, seat: int, deal: int,
@@ -294,7 +299,8 @@ class TableManager:
             raise UserError("table.stale_button")
         return seat
 
-    async def _act(self, table: LiveTable, seat: int, action: Any) -> None:
+    async def _act(self, table: LiveTable, seat: int, action: Any,
+                   interaction: discord.Interaction | None = None) -> None:
         async with table.lock:
             engine = table.engine
             if engine is None or table.status != "playing":
@@ -302,6 +308,9 @@ class TableManager:
             before = len(engine.results)
             engine.apply(seat, action)  # IllegalAction leaves the engine untouched
             table.seats[seat].away = False
+            if interaction is not None and not interaction.response.is_done():
+                # Bots' moves, saving, settling and posting results may take a while: acknowledge the click first.
+                await interaction.response.defer()
             await self._after_change(table, before)
 
     async def _after_change(self, table: LiveTable, before: int) -> None:

@@ -369,7 +369,8 @@ async def test_a_panel_that_cannot_be_edited_is_let_go(world: Any, clock: Any) -
     await hint_and_confirm(world, world.alice)
     assert 0 in table.panels
     # Alice dismissed her panel: the edit fails, the table plays on, and her panel is no longer followed.
-    world.env.inject_error("PATCH", "/webhooks/*/*/messages/@original", status=404, code=10008, times=1)
+    token = table.panels[0].interaction.token
+    world.env.inject_error("PATCH", f"/webhooks/*/{token}/messages/@original", status=404, code=10008, times=1)
     await hint_and_confirm(world, world.bob)
     await world.env.settle()
     assert 0 not in table.panels and 1 in table.panels
