@@ -383,3 +383,35 @@ async def test_a_panel_that_cannot_be_edited_is_let_go(world: Any, clock: Any) -
     await world.env.settle()
     assert 0 not in table.panels  # Alice's panel is 15 minutes old by now; Bob's was just opened
     assert 1 in table.panels and table.engine.public_view().street == 3
+
+
+async def test_the_turn_timer_places_for_a_player_who_does_not(world: Any) -> None:
+    table = await _two_members(world)
+    engine = table.engine
+    await hint_and_confirm(world, world.bob)
+    assert engine.to_act() == {0}
+    await world.env.advance_time(61)
+    # Alice's street was placed for her (she is away now, so the bot keeps placing until she is back).
+    assert table.seats[0].away and len(engine.view(0).full_board().cards()) >= 5
+    assert engine.public_view().street == 2 and engine.to_act() == {1}
+    assert "Away" in str(table_message(world).embeds[0].to_dict())
+    # Pressing "My hand" brings her back; her next street waits for her.
+    await hint_and_confirm(world, world.bob)
+    panel = await open_panel(world, world.alice)
+    assert not table.seats[0].away
+    assert "To place:" in content_of(panel) or "waiting" in content_of(panel).lower()
+
+
+async def test_a_japanese_player_gets_a_japanese_panel(world: Any) -> None:
+    from tests.bot.conftest import LOCALES
+
+    await _two_members(world)
+    LOCALES[world.alice.id] = "ja"
+    try:
+        panel = await open_panel(world, world.alice)
+        text = content_of(panel)
+        assert "ターボ" in text and "配置するカード" in text
+        labels = [b.get("label") for b in buttons(panel.response)]
+        assert "確定" in labels and any(str(label).startswith("フロント") for label in labels)
+    finally:
+        LOCALES.pop(world.alice.id, None)
