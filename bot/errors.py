@@ -43,9 +43,21 @@ def message_for(error: BaseException, locale: object) -> str | None:
     if isinstance(error, (IllegalAction, RuleError)) or (isinstance(code, str) and has(code)):
         params = dict(getattr(error, "params", {}) or {})
         if isinstance(code, str) and has(code):
-            return t(code, locale, **params)
+            return t(code, locale, **_localised(code, params, locale))
         return str(error)
     return None
+
+
+def _localised(code: str, params: dict[str, Any], locale: object) -> dict[str, Any]:
+    """Word-valued parameters in the reader's language: ``row="front"`` of an ``ofc.`` message reads
+    ``t("ofc.row_front")`` when the catalog has that key (engines speak in identifiers, not words)."""
+    namespace = code.split(".", 1)[0]
+    out = dict(params)
+    for name, value in params.items():
+        key = f"{namespace}.{name}_{value}"
+        if isinstance(value, str) and has(key):
+            out[name] = t(key, locale)
+    return out
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
