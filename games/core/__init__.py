@@ -1,6 +1,6 @@
 """What every game shares: cards, the seeded shuffle, actions, the engine contract, settlement, records."""
 
-from games.core.actions import Action, ActionCodec, AmountRange, LegalAction, is_listed
+from games.core.actions import Action, ActionCodec, ActionFamily, AmountRange, LegalAction, is_listed
 from games.core.cards import (
     FrenchCard,
     KabuCard,
@@ -22,6 +22,7 @@ from games.core.settlement import Debt, settle
 __all__ = [
     "Action",
     "ActionCodec",
+    "ActionFamily",
     "AmountRange",
     "DealResult",
     "Debt",

@@ -8,7 +8,9 @@ with richer arguments overrides :meth:`Action.args` and :meth:`Action.from_args`
 from __future__ import annotations
 
 import dataclasses
+import random
 import typing
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -85,13 +87,30 @@ class AmountRange:
         return dataclasses.replace(action, amount=self.lo) == self.make(self.lo)  # type: ignore[call-arg]
 
 
-LegalAction = Action | AmountRange
+class ActionFamily(ABC):
+    """Legal actions too many to list one by one (every arrangement of a Fantasyland hand), listed as one item.
+
+    It says whether an action belongs to it and can draw members at random; ``example`` is one member (the one
+    a bot would play). A game that lists a family accepts exactly its members, as with any listed action."""
+
+    example: Action
+
+    @abstractmethod
+    def allows(self, action: Action) -> bool:
+        """Whether ``action`` is a member."""
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> Action:
+        """A member drawn at random (for tests and random play)."""
+
+
+LegalAction = Action | AmountRange | ActionFamily
 
 
 def is_listed(action: Action, legal: Iterable[LegalAction]) -> bool:
-    """Whether ``action`` is one of ``legal`` (an exact action, or inside an amount range)."""
+    """Whether ``action`` is one of ``legal`` (an exact action, or inside an amount range or a family)."""
     for item in legal:
-        if isinstance(item, AmountRange):
+        if isinstance(item, (AmountRange, ActionFamily)):
             if item.allows(action):
                 return True
         elif item == action:

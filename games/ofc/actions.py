@@ -9,13 +9,14 @@ The text is canonical (rows front → back → discards, cards high to low) so e
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Literal
 
-from games.core.actions import Action, ActionCodec
+from games.core.actions import Action, ActionCodec, ActionFamily
 from games.core.cards import FrenchCard, french_deck
 from games.core.errors import NotationError
 from games.ofc.board import ROWS, Row
@@ -100,3 +101,34 @@ def street_placements(cards: tuple[FrenchCard, ...], free: tuple[int, int, int],
                 items += [(c, "discard") for c in discards]
                 out.append(Place(tuple(items)))
     return tuple(out)
+
+
+@dataclass(frozen=True)
+class Arrangements(ActionFamily):
+    """Every way to set a whole hand (Fantasyland): each card dealt once, rows filled to exactly ``free``
+    (front, middle, back), the ``discard`` cards left over discarded. Far too many to list (17 cards:
+    hundreds of millions), so ``legal_actions`` lists this family with the solver's board as ``example``."""
+
+    cards: tuple[FrenchCard, ...]
+    free: tuple[int, int, int]
+    discard: int
+    example: Place
+
+    def allows(self, action: Action) -> bool:
+        if not isinstance(action, Place):
+            return False
+        placed = action.cards
+        if len(placed) != len(self.cards) or set(placed) != set(self.cards):
+            return False
+        counts = tuple(len(action.to(row)) for row in ROWS)
+        return counts == self.free and len(action.discards) == self.discard
+
+    def sample(self, rng: random.Random) -> Place:
+        cards = list(self.cards)
+        rng.shuffle(cards)
+        items: list[tuple[FrenchCard, Target]] = []
+        for row, n in zip(ROWS, self.free, strict=True):
+            items += [(c, row) for c in cards[:n]]
+            cards = cards[n:]
+        items += [(c, "discard") for c in cards]
+        return Place(tuple(items))

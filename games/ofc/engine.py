@@ -14,7 +14,8 @@ are trimmed, largest first, toward 13. With ``bankruptcy_ends_game`` off, a seat
 (it can win; §0.4 caps what it pays at nothing).
 
 ``legal_actions`` lists every placement of a normal street; a Fantasyland hand has far too many
-arrangements to list, so it lists the solver's board only, and ``apply`` accepts any valid one.
+arrangements to list, so it lists them as one :class:`~games.ofc.actions.Arrangements` family, whose
+example is the solver's board.
 
 Visibility: in a, cards to place are dealt face up; in b they are private until placed; in c and d
 a street is placed face down and revealed when every normal player has submitted it; a Fantasyland
@@ -32,7 +33,7 @@ from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
-from games.ofc.actions import Place, street_placements
+from games.ofc.actions import Arrangements, Place, street_placements
 from games.ofc.board import ROW_SIZE, ROWS, Row
 from games.ofc.fantasyland import entry_cards, solve_cached, stays
 from games.ofc.hand import SeatHand
@@ -141,21 +142,21 @@ class OFCEngine(Engine[OFCRules]):
         return self.hand_no
 
     def legal_actions(self, seat: int) -> list[LegalAction]:
-        """Every legal placement of a normal street; for a Fantasyland hand (too many to list) the solver's board.
-
-        ``apply`` accepts any valid placement, listed or not (see :meth:`refusal`).
-        """
+        """Every legal placement of a normal street; for a Fantasyland hand (too many to list) the family of all
+        arrangements, with the solver's board as its example."""
         if seat not in self.to_act():
             return []
         hand = self.hands[seat]
         if hand.fantasyland:
             best = solve_cached(tuple(hand.pending), self.rules)
-            return [Place.of({"front": best.front, "middle": best.middle, "back": best.back}, best.discards)]
+            example = Place.of({"front": best.front, "middle": best.middle, "back": best.back}, best.discards)
+            free = (hand.free("front"), hand.free("middle"), hand.free("back"))
+            return [Arrangements(tuple(hand.pending), free, hand.discard_due, example)]
         free = (hand.free("front"), hand.free("middle"), hand.free("back"))
         return list(street_placements(tuple(hand.pending), free, hand.discard_due))
 
     def refusal(self, seat: int, action: Action) -> IllegalAction | None:
-        """Checked directly rather than against a list, so any valid Fantasyland arrangement is accepted."""
+        """Checked directly (a precise reason for each refusal); accepts exactly what ``legal_actions`` lists."""
         if not 0 <= seat < self.seats:
             return IllegalAction("core.no_such_seat", f"there is no seat {seat}", seat=seat)
         if self.over:

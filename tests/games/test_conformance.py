@@ -45,7 +45,7 @@ import toy_highcard
 from registered import real_games, with_toy
 
 import games.registry
-from games.core.actions import Action, AmountRange, LegalAction, is_listed
+from games.core.actions import Action, ActionFamily, AmountRange, LegalAction, is_listed
 from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.engine import Engine, iter_cards
 from games.core.errors import IllegalAction, NotationError
@@ -70,9 +70,7 @@ POLICY_RATE = 0.06
 
 # Games whose refusal() accepts some actions legal_actions() does not list, and why. Everything else must list
 # every action it accepts (the bot builds its buttons from the list).
-ACCEPTS_UNLISTED = {
-    "ofc": "a Fantasyland hand has too many arrangements to list; the solver's board is listed, any valid one accepted",
-}
+ACCEPTS_UNLISTED: dict[str, str] = {}
 
 BASE_SEED = os.environ.get("FUDABA_CONFORMANCE_SEED", "fudaba")
 ONLY = os.environ.get("FUDABA_CONFORMANCE_ONLY", "")
@@ -147,7 +145,29 @@ def random_legal(legal: list[LegalAction], rng: random.Random) -> Action:
         roll = rng.random()
         amount = item.lo if roll < 0.2 else item.hi if roll < 0.4 else rng.randint(item.lo, item.hi)
         return item.make(amount)
+    if isinstance(item, ActionFamily):
+        return item.example if rng.random() < 0.3 else item.sample(rng)
     return item
+
+
+def _near_misses(example: Action, spec: GameSpec, rng: random.Random) -> Iterator[Action]:
+    """Actions a few keystrokes away from a family's member: an argument dropped, one repeated, one argument's
+    ``:suffix`` (an OFC row) changed to another's, the arguments reordered (which may well still be legal)."""
+    verb, *args = example.text.split()
+    variants: list[list[str]] = []
+    if args:
+        variants += [args[:-1], [*args, rng.choice(args)], rng.sample(args, len(args))]
+        suffixed = [i for i, a in enumerate(args) if ":" in a]
+        if len(suffixed) > 1:
+            i, j = rng.sample(suffixed, 2)
+            moved = list(args)
+            moved[i] = moved[i].split(":")[0] + ":" + moved[j].split(":")[1]
+            variants.append(moved)
+    for words in variants:
+        try:
+            yield spec.codec.parse(" ".join([verb, *words]))
+        except NotationError:
+            continue
 
 
 def illegal_candidates(engine: Engine[Any], spec: GameSpec, rng: random.Random) -> Iterator[tuple[int, Action]]:
@@ -161,6 +181,10 @@ def illegal_candidates(engine: Engine[Any], spec: GameSpec, rng: random.Random) 
                 some_legal.append(item.make(item.lo))
                 for amount in (item.lo - 1, item.hi + 1, item.hi + rng.randint(2, 10**6), -rng.randint(1, 10**6)):
                     yield seat, item.make(amount)
+            elif isinstance(item, ActionFamily):
+                some_legal.append(item.example)
+                for action in _near_misses(item.example, spec, rng):
+                    yield seat, action
             else:
                 some_legal.append(item)
     waiting = [s for s in range(seats) if s not in acting]
@@ -377,6 +401,9 @@ def check_state(game: Game, stats: Stats, seen_results: int, *, full: bool = Tru
             if isinstance(item, AmountRange):
                 assert item.lo <= item.hi, f"empty amount range {item}"
                 samples = [item.make(item.lo), item.make(item.hi)]
+            elif isinstance(item, ActionFamily):
+                samples = [item.example, item.sample(random.Random(len(stats.round_tripped)))]
+                assert all(item.allows(a) for a in samples), f"a family does not allow its own members {samples}"
             else:
                 samples = [item]
             for action in samples:

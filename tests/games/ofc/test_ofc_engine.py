@@ -121,6 +121,33 @@ def test_ofc7_kk_gives_14_cards_and_one_discard() -> None:
     }
 
 
+def test_a_fantasyland_hand_lists_every_arrangement_as_one_family() -> None:
+    import random
+
+    from games.core.actions import is_listed
+    from games.ofc.actions import Arrangements
+
+    e = engine("d", {1: E_KK, 0: B})
+    play_boards(e, {1: E_KK, 0: B}, TURBO)
+    (family,) = e.legal_actions(1)
+    assert isinstance(family, Arrangements) and family.discard == 1 and family.free == (3, 5, 5)
+    arr = solve(e.hands[1].pending, e.rules)
+    assert family.example == Place.of({"front": arr.front, "middle": arr.middle, "back": arr.back}, arr.discards)
+    rng = random.Random(5)
+    for _ in range(200):  # random members, fouls included, are all accepted
+        member = family.sample(rng)
+        assert family.allows(member) and e.refusal(1, member) is None
+    # Near misses are outside the family and refused: a card moved to a full row, the discard kept, a card twice.
+    cards = list(family.example.items)
+    moved = Place(tuple((c, "front" if i == 3 else t) for i, (c, t) in enumerate(cards)))
+    kept = Place(tuple((c, "back" if t == "discard" else t) for c, t in cards))
+    twice = Place((*cards[:-1], (cards[0][0], "discard")))
+    for wrong in (moved, kept, twice):
+        assert not is_listed(wrong, [family]) and e.refusal(1, wrong) is not None
+    e.apply(1, family.sample(rng))
+    assert 1 not in e.to_act()
+
+
 def test_turbo_streets_are_simultaneous_and_revealed_together() -> None:
     boards = {1: B, 2: A, 3: C, 0: D}
     e = engine("c", boards)
