@@ -190,6 +190,10 @@ class OFCUI(GameUI):
         lang = ctx.lang
         draft = Draft.load(view, state)
         lines = [_panel_head(view, lang)]
+        last = view.public.last_hand
+        if last is not None and not any(view.board.row(r) for r in ROWS):
+            lines.append(t("ofc_ui.your_last_hand", lang, hand=last.hand_no,
+                           chips=f"{last.deltas[seat] * ctx.stake:+,}"))
         lines += _own_board_lines(view, draft, lang)
         panel = Panel(content="")
         if view.to_place:
@@ -204,7 +208,8 @@ class OFCUI(GameUI):
                 lines.append(t("ofc_ui.game_over", lang))
             else:
                 waiting = ", ".join(ctx.names[s] for s in sorted(view.public.awaiting)) or "—"
-                lines.append(t("ofc_ui.placed_waiting", lang, names=waiting))
+                placed = view.board.fantasyland or view.rules.simultaneous()
+                lines.append(t("ofc_ui.placed_waiting" if placed else "ofc_ui.turn_waiting", lang, names=waiting))
             panel.buttons.append(ButtonSpec(label=t("ofc_ui.refresh", lang), ui="refresh:", emoji="🔄"))
         lines += _opponent_lines(view, ctx)
         panel.content = "\n".join(lines)[:1990]

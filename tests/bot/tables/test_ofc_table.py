@@ -156,6 +156,7 @@ async def test_full_turbo_game_of_four_with_a_fantasyland_hand(world: Any) -> No
     # Hand 2: Alice's Fantasyland panel arranges 13 cards with one select per row.
     panel = await open_panel(world, world.alice)
     assert "Fantasyland" in content_of(panel)
+    assert f"Hand 1: you {first.deltas[0]:+,}" in content_of(panel)
     table_id, deal = _panel_ids(panel)
     for row in ("back", "middle", "front"):
         cid = f"fdb:{table_id}:{deal}:s:{row}"
@@ -336,6 +337,9 @@ async def test_every_variant_plays_to_the_end_with_correct_chips(world: Any, var
     table = live_table(world)
     engine = table.engine
     assert engine is not None and engine.rules.variant == variant
+    if variant in "ab":  # in turn: a member whose turn it is not is told so
+        idle = next(m for m in (world.alice, world.bob) if seat_of(world, m) not in engine.to_act())
+        assert "Not your turn yet" in content_of(await open_panel(world, idle))
     await _play_to_the_end(world, (world.alice, world.bob))
     assert engine.is_over
     won = [sum(r.deltas[s] for r in engine.results) for s in range(3)]
@@ -358,6 +362,7 @@ async def test_an_open_panel_follows_the_game(world: Any) -> None:
     await world.env.settle()
     panel = next(m for m in world.channel.history(viewer=world.alice) if m.id == done.response.id)
     assert "street 2/3" in panel.content and "To place:" in panel.content
+    assert "Hand 1: you" not in panel.content
     next_cards = [c.pretty for c in engine.hands[0].pending]
     assert all(card in panel.content for card in next_cards)
     # Bob never sees Alice's panel.
