@@ -23,7 +23,7 @@ import discord
 from bot.errors import UserError
 from bot.i18n import has, t
 from bot.ui.base import ButtonSpec, GameUI, Panel, SelectSpec, TableContext
-from games.core.actions import Action, LegalAction
+from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, parse_french
 from games.core.engine import DealResult
 from games.ofc.actions import Place, Target
@@ -199,10 +199,10 @@ class OFCUI(GameUI):
         if view.to_place:
             lines += _aid_lines(view, draft, lang)
             if view.fantasyland_hand:
-                self._fantasyland_controls(view, draft, panel, lang)
+                self._fantasyland_controls(view, draft, panel, lang, legal)
             else:
                 lines.append(_to_place_line(view, draft, lang))
-                self._street_controls(view, draft, panel, lang)
+                self._street_controls(view, draft, panel, lang, legal)
         else:
             if view.public.game_over:
                 lines.append(t("ofc_ui.game_over", lang))
@@ -215,7 +215,8 @@ class OFCUI(GameUI):
         panel.content = "\n".join(lines)[:1990]
         return panel
 
-    def _street_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str) -> None:
+    def _street_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
+                         legal: Sequence[LegalAction]) -> None:
         current = draft.current()
         for card in draft.cards:
             target = draft.target(card)
@@ -227,14 +228,16 @@ class OFCUI(GameUI):
         for target in targets:
             room = capacity(view, target) - draft.count(target)
             moving_here = current is not None and draft.target(current) == target
+            # Enabled only when some legal placement agrees with the choices so far and this card in this row.
+            possible = current is not None and not moving_here and _extends(legal, draft, current, target)
             panel.buttons.append(ButtonSpec(
                 label=t("ofc_ui.to_row", lang, row=row_name(target, lang), room=room),
-                ui=f"row:{CODE_OF[target]}", row=1,
-                enabled=current is not None and room > 0 and not moving_here,
+                ui=f"row:{CODE_OF[target]}", row=1, enabled=possible,
                 style=discord.ButtonStyle.danger if target == "discard" else discord.ButtonStyle.primary))
-        self._finish_controls(view, draft, panel, lang, row=2)
+        self._finish_controls(view, draft, panel, lang, legal, row=2)
 
-    def _fantasyland_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str) -> None:
+    def _fantasyland_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
+                              legal: Sequence[LegalAction]) -> None:
         for index, row in enumerate(ROWS):
             size = capacity(view, row)
             options = []
@@ -246,9 +249,10 @@ class OFCUI(GameUI):
                 ui=row, placeholder=t("ofc_ui.choose_row", lang, row=row_name(row, lang), n=size),
                 options=options, min_values=0, max_values=size, chosen=[c.notation for c in draft.on(row)],
                 row=index))
-        self._finish_controls(view, draft, panel, lang, row=3)
+        self._finish_controls(view, draft, panel, lang, legal, row=3)
 
-    def _finish_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str, row: int) -> None:
+    def _finish_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
+                         legal: Sequence[LegalAction], row: int) -> None:
         if not view.fantasyland_hand:
             panel.buttons.append(ButtonSpec(label=t("ofc_ui.undo", lang), ui="undo:", emoji="↩️", row=row,
                                             enabled=bool(draft.plan)))
@@ -258,7 +262,7 @@ class OFCUI(GameUI):
             panel.buttons.append(ButtonSpec(label=t(label, lang), ui="hint:", emoji="💡", row=row))
         panel.buttons.append(ButtonSpec(label=t("ofc_ui.confirm", lang), ui="confirm:", emoji="✅", row=row,
                                         style=discord.ButtonStyle.success,
-                                        enabled=draft.action(capacity(view, "discard")) is not None))
+                                        enabled=_listed(draft.action(capacity(view, "discard")), legal)))
 
     # ------------------------------------------------------------------ panel steps
     def ui_step(self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
@@ -359,6 +363,22 @@ class OFCUI(GameUI):
 
 
 # ---------------------------------------------------------------- text pieces
+
+
+def _extends(legal: Sequence[LegalAction], draft: Draft, card: FrenchCard, target: Target) -> bool:
+    """Whether a listed placement puts ``card`` in ``target`` and agrees with every other choice made so far."""
+    wanted = {c: tg for c, tg in draft.plan if c != card}
+    wanted[card] = target
+    for item in legal:
+        if isinstance(item, Place):
+            rows = dict(item.items)
+            if all(rows.get(c) == tg for c, tg in wanted.items()):
+                return True
+    return False
+
+
+def _listed(action: Place | None, legal: Sequence[LegalAction]) -> bool:
+    return action is not None and is_listed(action, legal)
 
 
 def _card_of(draft: Draft, text: str) -> FrenchCard:
