@@ -420,3 +420,29 @@ async def test_a_japanese_player_gets_a_japanese_panel(world: Any) -> None:
         assert "確定" in labels and any(str(label).startswith("フロント") for label in labels)
     finally:
         LOCALES.pop(world.alice.id, None)
+
+
+async def test_the_panel_shows_royalties_held_and_warns_of_a_foul_before_confirming(world: Any) -> None:
+    # Alice's cards: three aces, then a middle that can no longer beat them.
+    alice = ["As", "Ah", "Ad", "2c", "3d", "4h", "7s", "9c", "Kd", "5c", "6d", "8h", "Ts"]
+    stack(world, [dealer_draw(1), turbo_deck({0: alice}, 2)])
+    await _open(world, bots=0, members=(world.bob,))
+    panel = await open_panel(world, world.alice)
+    for card in ("As", "Ah", "Ad"):
+        panel = await click_ui(world.alice, panel, "pick", card)
+        panel = await click_ui(world.alice, panel, "row", "f")
+    assert "Royalties held: 22" in content_of(panel)  # AAA in front
+    assert "foul" not in content_of(panel)
+    for card in ("2c", "3d"):
+        panel = await click_ui(world.alice, panel, "pick", card)
+        panel = await click_ui(world.alice, panel, "row", "m")
+    await click_ui(world.alice, panel, "confirm")
+    await hint_and_confirm(world, world.bob)
+    panel = await open_panel(world, world.alice)
+    for card, row in (("4h", "m"), ("7s", "m")):
+        panel = await click_ui(world.alice, panel, "pick", card)
+        panel = await click_ui(world.alice, panel, "row", row)
+    assert "can no longer avoid a foul" in content_of(panel)
+    # The warning is advice, not a refusal: undoing clears it, and the placement may still be confirmed.
+    panel = await click_ui(world.alice, panel, "undo")
+    assert "can no longer avoid a foul" not in content_of(panel)
