@@ -199,6 +199,8 @@ class OFCUI(GameUI):
         if view.to_place:
             lines += _aid_lines(view, draft, lang)
             if view.fantasyland_hand:
+                rest = " ".join(pretty(c) for c in by_rank(draft.unplaced())) or "—"
+                lines.append(t("ofc_ui.fl_unplaced", lang, cards=rest))
                 self._fantasyland_controls(view, draft, panel, lang, legal)
             else:
                 lines.append(_to_place_line(view, draft, lang))
