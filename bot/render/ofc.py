@@ -6,7 +6,9 @@ and reused without an engine; :func:`ofc_drawing` builds it from the engine's
 
 Between hands the engine starts the next hand at once, so a public view whose boards are all still empty
 while a finished hand exists is drawn as that hand's showdown (every board revealed, row hands,
-royalties, fouls, each player's points and who goes to Fantasyland), with the next hand's turn in the bar.
+royalties, fouls, each player's points and who goes to Fantasyland), with the next hand's turn in the bar,
+and each pair's result (rows won, scoop, points): in the free cell beside the third board of a three-player
+table, else in a strip under the boards, the only thing that makes a showdown frame taller than the others.
 """
 
 from __future__ import annotations
@@ -55,6 +57,15 @@ TO_PLACE_PAD = 5
 TO_PLACE_GAP = 4
 FL_NEXT_SIZES = (18, 17, 16)
 """Text sizes tried for the "→ Fantasyland" tag, largest first, so it fits the info column uncut."""
+PAIR_H = 40
+"""Height of one pair's entry in the strip under the boards."""
+PAIR_NAME_SIZE = 22
+PAIR_SCORE_SIZE = 20
+PAIR_POINTS_SIZE = 22
+PAIR_BADGE_SIZE = 18
+PAIR_PAD = 12
+PAIR_GAP = 10
+PAIR_HEADING_SIZE = 20
 
 
 # ---------------------------------------------------------------- the drawing shape
@@ -95,6 +106,25 @@ class OFCBoardDrawing:
 
 
 @dataclass(frozen=True)
+class OFCPairDrawing:
+    """One pair's result at the showdown, from the first seat's side (``a`` < ``b``)."""
+
+    a: int
+    b: int
+    rows: tuple[int, int, int]
+    """Front, middle, back: +1 when ``a`` wins the row, -1 when ``b`` does, 0 for a tie."""
+    scoop: int
+    """The scoop bonus ``a`` wins (+), pays (−) or 0."""
+    points: int
+    """What ``a`` wins from ``b`` by the rules (negative when ``a`` pays)."""
+
+    @property
+    def score(self) -> str:
+        """Rows won by each side, ``a`` first: ``2–1``."""
+        return f"{sum(r > 0 for r in self.rows)}–{sum(r < 0 for r in self.rows)}"
+
+
+@dataclass(frozen=True)
 class OFCTableDrawing:
     variant: str
     hand_no: int
@@ -106,6 +136,8 @@ class OFCTableDrawing:
     game_over: bool = False
     waiting: tuple[int, ...] = ()
     """Seats whose placement is awaited now."""
+    pairs: tuple[OFCPairDrawing, ...] = ()
+    """Each pair's result (showdown only)."""
 
 
 # ---------------------------------------------------------------- from the engine's public view
@@ -193,6 +225,7 @@ def _showdown_drawing(view: OFCPublicView, waiting: tuple[int, ...]) -> OFCTable
         showdown=True,
         game_over=view.game_over,
         waiting=waiting,
+        pairs=tuple(OFCPairDrawing(p.a, p.b, p.rows, p.scoop, p.points) for p in last.pairs),
     )
 
 
@@ -206,15 +239,36 @@ def render_ofc_table(
     return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake), fmt)
 
 
-def table_height(seats: int) -> int:
+def table_height(seats: int, pairs: int = 0) -> int:
+    """The image's height: ``pairs`` (the showdown's pair results) may add a strip under the boards."""
+    return _boards_bottom(seats) + _strip_lines(seats, pairs) * (PAIR_H + CELL_GAP)
+
+
+def _boards_bottom(seats: int) -> int:
     rows = max(1, (min(seats, 4) + 1) // 2)
     return TOP_BAR_H + CELL_GAP + rows * (CELL_H + CELL_GAP)
 
 
+def _spare_cell(seats: int, pairs: int) -> bool:
+    """Three boards leave the fourth cell free: the three pairs' results go there, keeping the height."""
+    return min(seats, 4) == 3 and 0 < pairs <= 3
+
+
+def _strip_lines(seats: int, pairs: int) -> int:
+    """Lines of the strip of pair results under the boards: one pair takes the whole width, more take two
+    columns (four players' six pairs: three lines)."""
+    if pairs == 0 or _spare_cell(seats, pairs):
+        return 0
+    return 1 if pairs == 1 else (pairs + 1) // 2
+
+
 def compose_ofc_table(table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
-    """The table as an RGB image: 1000 px wide, one row of two boards per two players."""
-    c = Canvas(Image.new("RGB", (WIDTH, table_height(len(table.boards))), P.FELT))
-    seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(len(table.boards))]
+    """The table as an RGB image: 1000 px wide, one row of two boards per two players (then, at a showdown,
+    each pair's result)."""
+    seats = len(table.boards)
+    pairs = _drawn_pairs(table)
+    c = Canvas(Image.new("RGB", (WIDTH, table_height(seats, len(pairs))), P.FELT))
+    seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(seats)]
     _top_bar(c, table, seat_names, lang)
     cell_w = (WIDTH - 2 * MARGIN - CELL_GAP) // 2
     for i, board in enumerate(table.boards[:4]):
@@ -222,7 +276,17 @@ def compose_ofc_table(table: OFCTableDrawing, names: Sequence[str], lang: str = 
         x = MARGIN + col * (cell_w + CELL_GAP)
         y = TOP_BAR_H + CELL_GAP + row * (CELL_H + CELL_GAP)
         _board(c, board, x, y, cell_w, seat_names[board.seat], lang, max(1, stake))
+    if pairs:
+        _pairs(c, pairs, seats, seat_names, lang, max(1, stake), cell_w)
     return c.img
+
+
+def _drawn_pairs(table: OFCTableDrawing) -> tuple[OFCPairDrawing, ...]:
+    """The pairs between boards that are drawn (the first four), at a showdown."""
+    if not table.showdown:
+        return ()
+    shown = {b.seat for b in table.boards[:4]}
+    return tuple(p for p in table.pairs if p.a in shown and p.b in shown)
 
 
 def _top_bar(c: Canvas, table: OFCTableDrawing, names: list[str], lang: str) -> None:
@@ -343,3 +407,92 @@ def _to_place(c: Canvas, cards: Sequence[FrenchCard], x: float, baseline: float)
         c.text((x + TO_PLACE_PAD, baseline), text, TO_PLACE_SIZE, colour, bold=True)
         x += w + TO_PLACE_GAP
     return x - TO_PLACE_GAP - start
+
+
+def _pairs(
+    c: Canvas, pairs: Sequence[OFCPairDrawing], seats: int, names: list[str], lang: str, stake: int, cell_w: int
+) -> None:
+    """Each pair's result, one entry per pair: ``Ann 2–1 Bob  [Scoop] +6``, coloured from the first's side."""
+    if _spare_cell(seats, len(pairs)):
+        x = MARGIN + cell_w + CELL_GAP
+        y = TOP_BAR_H + CELL_GAP + CELL_H + CELL_GAP
+        c.draw.rounded_rectangle((x, y, x + cell_w, y + CELL_H), radius=8, fill=P.FELT_DARK)
+        heading_base = y + 26
+        c.fitted(
+            (x + PAIR_PAD, heading_base),
+            t("ofc.table_pairs", lang),
+            PAIR_HEADING_SIZE,
+            cell_w - 2 * PAIR_PAD,
+            P.TEXT_DIM,
+        )
+        top = heading_base + 12
+        line_h = (y + CELL_H - 8 - top) // 3
+        for k, pair in enumerate(pairs):
+            line_y = top + k * line_h
+            c.draw.line((x + PAIR_PAD, line_y, x + cell_w - PAIR_PAD, line_y), fill=P.FELT_LINE, width=1)
+            _pair_entry(c, pair, x, line_y, cell_w, line_h, names, lang, stake)
+        return
+    top = _boards_bottom(seats)
+    if len(pairs) == 1:
+        w, lines = WIDTH - 2 * MARGIN, 1
+    else:
+        w, lines = cell_w, (len(pairs) + 1) // 2
+    for k, pair in enumerate(pairs):  # column by column: the left column is the first player's matches
+        col, row = divmod(k, lines)
+        x = MARGIN + col * (cell_w + CELL_GAP)
+        y = top + row * (PAIR_H + CELL_GAP)
+        c.draw.rounded_rectangle((x, y, x + w, y + PAIR_H), radius=8, fill=P.FELT_DARK)
+        _pair_entry(c, pair, x, y, w, PAIR_H, names, lang, stake, centred=len(pairs) == 1)
+
+
+def _pair_entry(
+    c: Canvas,
+    pair: OFCPairDrawing,
+    x: int,
+    y: int,
+    w: int,
+    h: int,
+    names: list[str],
+    lang: str,
+    stake: int,
+    centred: bool = False,
+) -> None:
+    """One pair on one line, centred in ``h``: the names either side of the rows won, then the scoop and the
+    chips the first player wins (green) or pays (red), on the right (lined up with the other entries') or,
+    for a lone entry across the table, right after the names, the whole line centred."""
+    base = y + h // 2 + 8
+    points = _chips(pair.points, stake, signed=True)
+    colour = P.WIN if pair.points > 0 else P.LOSE if pair.points < 0 else P.PUSH
+    scoop = t("ofc.table_scoop", lang) if pair.scoop else ""
+    scoop_w = c.text_width(scoop, PAIR_BADGE_SIZE) + 2 * _badge_pad(PAIR_BADGE_SIZE) if scoop else 0
+    score = pair.score
+    score_w = c.text_width(score, PAIR_SCORE_SIZE)
+    tail_w = (scoop_w + PAIR_GAP if scoop else 0) + c.text_width(points, PAIR_POINTS_SIZE)
+    room = w - 2 * PAIR_PAD - tail_w - score_w - 3 * PAIR_GAP
+    name_a, name_b = (fit(names[s], PAIR_NAME_SIZE, WIDTH) for s in (pair.a, pair.b))
+    room_a, room_b = _share(room, c.text_width(name_a, PAIR_NAME_SIZE), c.text_width(name_b, PAIR_NAME_SIZE))
+    name_a, name_b = fit(name_a, PAIR_NAME_SIZE, room_a), fit(name_b, PAIR_NAME_SIZE, room_b)
+    lead: float = x + PAIR_PAD
+    if centred:
+        names_w = c.text_width(name_a, PAIR_NAME_SIZE) + c.text_width(name_b, PAIR_NAME_SIZE)
+        lead = x + (w - (names_w + score_w + 3 * PAIR_GAP + tail_w)) / 2
+    lead += c.text((lead, base), name_a, PAIR_NAME_SIZE, P.TEXT) + PAIR_GAP
+    lead += c.text((lead, base), score, PAIR_SCORE_SIZE, P.GOLD) + PAIR_GAP
+    lead += c.text((lead, base), name_b, PAIR_NAME_SIZE, P.TEXT) + PAIR_GAP
+    right = lead + tail_w if centred else x + w - PAIR_PAD
+    c.text((right, base), points, PAIR_POINTS_SIZE, colour, anchor="rs")
+    if scoop:
+        c.badge(right - tail_w, base, scoop, PAIR_BADGE_SIZE, P.WIN if pair.scoop > 0 else P.LOSE, P.INK)
+
+
+def _share(room: float, wa: float, wb: float) -> tuple[float, float]:
+    """Room for two names: each its own width if both fit, else the shorter one whole and the rest to the
+    other, else half each."""
+    if wa + wb <= room:
+        return wa, wb
+    half = room / 2
+    if wa <= half:
+        return wa, room - wa
+    if wb <= half:
+        return room - wb, wb
+    return half, half

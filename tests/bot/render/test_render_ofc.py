@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import typing
 from dataclasses import replace
 
@@ -27,6 +28,20 @@ NAMES = ["たろう🎴", "A very long display name that never ends", "花子", 
 def _row(text: str, size: int, hidden: int = 0, hand: str | None = None, royalty: int = 0) -> ofc.OFCRowDrawing:
     cards: tuple[FrenchCard | None, ...] = tuple(parse_french(text)) + (None,) * hidden
     return ofc.OFCRowDrawing(cards=cards, size=size, hand=hand, royalty=royalty)
+
+
+def _pairs(seats: int) -> tuple[ofc.OFCPairDrawing, ...]:
+    """Every pair of ``seats`` with varied results: won and lost rows, ties, scoops either way, a push."""
+    kinds = [
+        ((-1, -1, -1), -3, -123),
+        ((1, -1, 1), 0, 7),
+        ((1, 1, 1), 3, 26),
+        ((0, 1, -1), 0, 0),
+        ((1, 1, 1), 3, -4),
+        ((-1, 0, -1), 0, -2),
+    ]
+    pairs = [(a, b) for a in range(seats) for b in range(a + 1, seats)]
+    return tuple(ofc.OFCPairDrawing(a, b, *kinds[k % len(kinds)]) for k, (a, b) in enumerate(pairs))
 
 
 def _busy(seats: int, showdown: bool = False) -> ofc.OFCTableDrawing:
@@ -54,16 +69,30 @@ def _busy(seats: int, showdown: bool = False) -> ofc.OFCTableDrawing:
             )
         )
     return ofc.OFCTableDrawing(
-        variant="c", hand_no=3, street=2, streets=3, boards=tuple(boards), showdown=showdown, waiting=(3,)
+        variant="c",
+        hand_no=3,
+        street=2,
+        streets=3,
+        boards=tuple(boards),
+        showdown=showdown,
+        waiting=(3,),
+        pairs=_pairs(seats) if showdown else (),
     )
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("showdown", [False, True])
 def test_boards_compose_at_the_expected_size(seats: int, showdown: bool) -> None:
-    img = ofc.compose_ofc_table(_busy(seats, showdown), NAMES, "ja")
-    assert img.size == (ofc.WIDTH, ofc.table_height(seats))
+    table = _busy(seats, showdown)
+    img = ofc.compose_ofc_table(table, NAMES, "ja")
+    assert img.size == (ofc.WIDTH, ofc.table_height(seats, len(table.pairs)))
     assert img.mode == "RGB"
+    boards_only = {2: 312, 3: 576, 4: 576}[seats]  # two boards a row, each 256 px, under a 40 px bar
+    assert ofc.table_height(seats) == boards_only
+    if not showdown or seats == 3:  # three boards leave a free cell for the three pairs' results
+        assert img.height == boards_only
+    else:  # a strip of pair results under the boards: one line for two players, three for four
+        assert img.height == boards_only + {2: 1, 4: 3}[seats] * (ofc.PAIR_H + ofc.CELL_GAP)
 
 
 def test_face_down_cards_are_backs_and_change_the_picture() -> None:
@@ -88,10 +117,11 @@ def test_engine_views_render_as_small_paletted_pngs() -> None:
     rng = random.Random(5)
     engine = OFCEngine(OFCRules(variant="c"), [100] * 4, Shuffler(seed_source=lambda: f"{rng.getrandbits(256):064x}"))
     for _ in range(13):  # through the first hand's streets (placed face down in Turbo) and into the showdown
-        data = ofc.render_ofc_table(engine.public_view(), NAMES, "ja")
+        view = engine.public_view()
+        data = ofc.render_ofc_table(view, NAMES, "ja")
         img = Image.open(io.BytesIO(data))
         assert img.mode == "P"
-        assert img.size == (ofc.WIDTH, ofc.table_height(4))
+        assert img.size == (ofc.WIDTH, ofc.table_height(4, len(ofc.ofc_drawing(view).pairs)))
         assert len(data) <= 100 * 1024
         if engine.is_over:
             break
@@ -104,6 +134,7 @@ def test_every_key_the_renderer_builds_is_in_the_catalog() -> None:
     keys = [f"ofc.short_hand_{name}" for name in (*CATEGORY_NAMES, ROYAL_FLUSH_NAME)]
     keys += [f"ofc.short_variant_{v}" for v in typing.get_args(Variant)]
     keys += [f"ofc.table_row_{row}" for row in ROWS]
+    keys += ["ofc.table_pairs", "ofc.table_scoop"]
     assert [k for k in keys if not has(k)] == []
 
 
@@ -114,6 +145,10 @@ class RecordingCanvas(Canvas):
     def __init__(self, img: Image.Image) -> None:
         super().__init__(img)
         self.boxes: list[tuple[str, tuple[float, float, float, float]]] = []
+        self.colours: list[P.RGB] = []
+        """The colour of each of ``boxes``: a text's, a badge's fill."""
+        self.panels: list[tuple[float, float, float, float]] = []
+        """Every dark panel (the title bar, a board, a pair's entry): the backgrounds text is drawn on."""
         self.cards: list[tuple[float, float, float, float]] = []
         self.chips: list[tuple[float, float, float, float]] = []
         self._in_badge = False
@@ -125,7 +160,7 @@ class RecordingCanvas(Canvas):
             paste(im, box, mask)
 
         setattr(img, "paste", recording_paste)  # noqa: B010 (mypy refuses assigning to a method)
-        self.draw = _RecordingDraw(img, self.chips)
+        self.draw = _RecordingDraw(img, self.chips, self.panels)
         RecordingCanvas.last = self
 
     last: RecordingCanvas
@@ -143,6 +178,7 @@ class RecordingCanvas(Canvas):
             mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
             left, top = round(xy[0]) + dx, round(xy[1]) + dy
             self.boxes.append((text, (left, top, left + mask.width, top + mask.height)))
+            self.colours.append(fill)
         return super().text(xy, text, size, fill, anchor, bold)
 
     def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB) -> float:
@@ -152,21 +188,36 @@ class RecordingCanvas(Canvas):
         finally:
             self._in_badge = False
         self.boxes.append((text, (x, baseline - size * 0.95, x + w, baseline + size * 0.22)))  # Canvas.badge's box
+        self.colours.append(bg)
         return w
 
 
 class _RecordingDraw(ImageDraw.ImageDraw):
-    """Notes the box of every paper-filled (card-coloured) rounded rectangle."""
+    """Notes the box of every paper-filled (card-coloured) rounded rectangle, and of every dark panel."""
 
-    def __init__(self, img: Image.Image, chips: list[tuple[float, float, float, float]]) -> None:
+    def __init__(
+        self,
+        img: Image.Image,
+        chips: list[tuple[float, float, float, float]],
+        panels: list[tuple[float, float, float, float]],
+    ) -> None:
         super().__init__(img)
         self.chips = chips
+        self.panels = panels
 
     def rounded_rectangle(self, xy: typing.Any, *args: typing.Any, **kwargs: typing.Any) -> None:
+        x0, y0, x1, y1 = xy
         if kwargs.get("fill") == P.PAPER:
-            x0, y0, x1, y1 = xy
             self.chips.append((x0, y0, x1, y1))
+        if kwargs.get("fill") == P.FELT_DARK:
+            self.panels.append((x0, y0, x1, y1))
         super().rounded_rectangle(xy, *args, **kwargs)
+
+    def rectangle(self, xy: typing.Any, *args: typing.Any, **kwargs: typing.Any) -> None:
+        if kwargs.get("fill") == P.FELT_DARK:
+            x0, y0, x1, y1 = xy
+            self.panels.append((x0, y0, x1, y1))
+        super().rectangle(xy, *args, **kwargs)
 
 
 def _intersect(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
@@ -175,6 +226,12 @@ def _intersect(a: tuple[float, float, float, float], b: tuple[float, float, floa
 
 def _inside(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _clip(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
 
 def _face_up(seats: int) -> ofc.OFCTableDrawing:
@@ -244,8 +301,23 @@ def _showdown_extremes() -> ofc.OFCTableDrawing:
         royalties=24,
         result=133,
     )
+    pairs = (
+        ofc.OFCPairDrawing(0, 1, (1, 1, 1), 3, 83),
+        ofc.OFCPairDrawing(0, 2, (1, 1, 1), 3, 50),
+        ofc.OFCPairDrawing(0, 3, (1, 1, 1), 3, -10),
+        ofc.OFCPairDrawing(1, 2, (-1, -1, -1), -3, -46),
+        ofc.OFCPairDrawing(1, 3, (-1, -1, -1), -3, -33),
+        ofc.OFCPairDrawing(2, 3, (1, 0, -1), 0, 0),
+    )
     return ofc.OFCTableDrawing(
-        variant="d", hand_no=12, street=0, streets=5, boards=(strong, weak, quads, full), showdown=True, waiting=(2,)
+        variant="d",
+        hand_no=12,
+        street=0,
+        streets=5,
+        boards=(strong, weak, quads, full),
+        showdown=True,
+        waiting=(2,),
+        pairs=pairs,
     )
 
 
@@ -255,8 +327,26 @@ SHORT_NAMES = ["Ann", "Bob", "花子", "たろう"]
 @pytest.mark.parametrize("lang", ["en", "ja"])
 @pytest.mark.parametrize(
     "table",
-    [_busy(4, showdown=True), _busy(4, showdown=False), _showdown_extremes(), _face_up(2), _face_up(3), _face_up(4)],
-    ids=["showdown", "mid-hand", "showdown-extremes", "face-up-2", "face-up-3", "face-up-4"],
+    [
+        _busy(4, showdown=True),
+        _busy(3, showdown=True),
+        _busy(2, showdown=True),
+        _busy(4, showdown=False),
+        _showdown_extremes(),
+        _face_up(2),
+        _face_up(3),
+        _face_up(4),
+    ],
+    ids=[
+        "showdown",
+        "showdown-3",
+        "showdown-2",
+        "mid-hand",
+        "showdown-extremes",
+        "face-up-2",
+        "face-up-3",
+        "face-up-4",
+    ],
 )
 def test_no_label_overlaps_another_or_is_cut(
     monkeypatch: pytest.MonkeyPatch, table: ofc.OFCTableDrawing, lang: str
@@ -272,6 +362,11 @@ def _assert_nothing_covered(monkeypatch: pytest.MonkeyPatch, table: ofc.OFCTable
     overlaps = [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1 :] if _intersect(box_a, box_b)]
     assert overlaps == []
     assert [text for text, _ in boxes if text.endswith("…")] == []
+    # every text lies whole on one panel (the title bar, a board, a pair's entry), inside the image
+    image = (0, 0, *canvas.img.size)
+    assert [text for text, box in boxes if not any(_inside(box, _clip(p, image)) for p in canvas.panels)] == []
+    if any(p.scoop for p in table.pairs):
+        assert t("ofc.table_scoop", lang) in [text for text, _ in boxes]
     if any(b.fantasyland_next for b in table.boards):
         assert t("ofc.table_fl_next", lang) in [text for text, _ in boxes]
     # every card, the ones dealt face up included, is on the canvas, clear of every text and of each other
@@ -317,3 +412,73 @@ def test_a_real_one_by_one_hand_shows_the_card_to_place_clear_of_the_board(
     assert table.boards[seat].rows[0].hand is not None
     for lang in ("en", "ja"):
         _assert_nothing_covered(monkeypatch, table, lang)
+
+
+def _showdown_view(seats: int, seed: int) -> OFCPublicView:
+    """The public view of a Turbo table right after its first hand: the view a showdown frame is drawn from."""
+    from games.core.rng import Shuffler
+    from games.ofc.engine import OFCEngine
+    from games.ofc.policy import choose
+    from games.ofc.rules import OFCRules
+
+    rng = random.Random(seed)
+    engine = OFCEngine(
+        OFCRules(variant="c"), [100] * seats, Shuffler(seed_source=lambda: f"{rng.getrandbits(256):064x}")
+    )
+    pick = random.Random(seed)
+    while not engine.results:
+        seat = min(engine.to_act())
+        engine.apply(seat, choose(engine.view(seat), engine.legal_actions(seat), pick))
+    return engine.public_view()
+
+
+_Ink = tuple[float, float, str, P.RGB]
+"""A recorded text: the middle of its ink's height, its left edge, the text, its colour."""
+
+
+def _lines(boxes: list[tuple[str, tuple[float, float, float, float]]], colours: list[P.RGB]) -> list[list[_Ink]]:
+    """The recorded texts grouped into lines (by the middle of their ink), each line left to right."""
+    items: list[_Ink] = sorted(
+        ((box[1] + box[3]) / 2, box[0], text, colour) for (text, box), colour in zip(boxes, colours, strict=True)
+    )
+    lines: list[list[_Ink]] = []
+    for item in items:
+        if lines and item[0] - lines[-1][-1][0] <= 8:
+            lines[-1].append(item)
+        else:
+            lines.append([item])
+    return [sorted(line, key=lambda i: i[1]) for line in lines]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_showdown_shows_each_pairs_result(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """One entry per pair — "Ann 2–1 Bob [Scoop] +60" — with the chips the first named wins, coloured by sign."""
+    monkeypatch.setattr(ofc, "Canvas", RecordingCanvas)
+    signs = set()
+    for seats in (2, 3, 4):
+        view = _showdown_view(seats, seed=1)
+        last = view.last_hand
+        assert last is not None and len(last.pairs) == seats * (seats - 1) // 2
+        ofc.compose_ofc_table(ofc.ofc_drawing(view), SHORT_NAMES[:seats], lang, stake=10)
+        canvas = RecordingCanvas.last
+        score = re.compile(r"^\d–\d$")
+        scoop = t("ofc.table_scoop", lang)
+        entries = []
+        for line in _lines(canvas.boxes, canvas.colours):
+            texts = [text for _, _, text, _ in line]
+            for i in range(len(line) - 3):
+                if texts[i] in SHORT_NAMES and score.match(texts[i + 1]) and texts[i + 2] in SHORT_NAMES:
+                    rest = line[i + 3 :]
+                    scooped = rest[0][2] == scoop
+                    points = rest[1] if scooped else rest[0]
+                    entries.append((texts[i], texts[i + 1], texts[i + 2], scooped, points[2], points[3]))
+        expected = []
+        for p in last.pairs:
+            colour = P.WIN if p.points > 0 else P.LOSE if p.points < 0 else P.PUSH
+            won, lost = sum(r > 0 for r in p.rows), sum(r < 0 for r in p.rows)
+            expected.append(
+                (SHORT_NAMES[p.a], f"{won}–{lost}", SHORT_NAMES[p.b], p.scoop != 0, f"{p.points * 10:+,}", colour)
+            )
+            signs.add((p.points > 0) - (p.points < 0))
+        assert sorted(entries) == sorted(expected)
+    assert {-1, 1} <= signs  # the hands played include a pair won and a pair lost by the first named
