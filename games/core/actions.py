@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -52,16 +53,20 @@ def _to_text(value: object) -> str:
     return str(value)
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+
+
 def _from_text(kind: object, raw: str, verb: str) -> object:
     if kind is bool:
         if raw not in ("0", "1"):
             raise NotationError(f"{verb}: expected 0 or 1, got {raw!r}")
         return raw == "1"
     if kind is int:
-        try:
-            return int(raw)
-        except ValueError as exc:
-            raise NotationError(f"{verb}: expected a whole number, got {raw!r}") from exc
+        # ASCII digits only: int() would also take "1_000", " 7" and other scripts' digits, giving one action
+        # several texts (and custom ids).
+        if not _WHOLE.fullmatch(raw):
+            raise NotationError(f"{verb}: expected a whole number, got {raw!r}")
+        return int(raw)
     if kind is str:
         return raw
     raise NotationError(f"{verb}: cannot read an argument of type {kind!r}")

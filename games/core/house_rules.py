@@ -9,7 +9,9 @@ with a message key the bot translates.
 from __future__ import annotations
 
 import enum
+import re
 import typing
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -139,12 +141,11 @@ def parse_value(opt: RuleOption, raw: str) -> Any:
             return False
         raise RuleError("rules.expected_bool", f"{opt.path} takes true or false", option=opt.path, value=raw)
     if opt.kind == "int":
-        try:
-            number = int(text)
-        except ValueError:
-            raise RuleError(
-                "rules.expected_int", f"{opt.path} takes a whole number", option=opt.path, value=raw
-            ) from None
+        # "1,000" and full-width "１０００" are whole numbers; "1_000", "1e3" and other scripts' digits are not.
+        digits = unicodedata.normalize("NFKC", text).replace(",", "")
+        if not re.fullmatch(r"-?[0-9]+", digits):
+            raise RuleError("rules.expected_int", f"{opt.path} takes a whole number", option=opt.path, value=raw)
+        number = int(digits)
         if (opt.lo is not None and number < opt.lo) or (opt.hi is not None and number > opt.hi):
             raise RuleError(
                 "rules.out_of_range",

@@ -98,6 +98,8 @@ def test_options_of_an_instance_report_its_current_values() -> None:
         ("gogo.multiplier", "5", 5),
         ("gogo.scope", "dealer", Scope.DEALER),
         ("penalty", "-7", -7),
+        ("starting_chips", "1,000", 1000),
+        ("starting_chips", "１００", 100),
     ],
 )
 def test_with_option_sets_one_value_and_keeps_the_rest(path: str, raw: str, value: object) -> None:
@@ -124,6 +126,8 @@ def test_with_option_sets_one_value_and_keeps_the_rest(path: str, raw: str, valu
         ("gogo.multiplier", "6", "rules.out_of_range"),
         ("starting_chips", "lots", "rules.expected_int"),
         ("starting_chips", "1.5", "rules.expected_int"),
+        ("starting_chips", "1_000", "rules.expected_int"),
+        ("starting_chips", "١٠", "rules.expected_int"),
         ("gogo.enabled", "maybe", "rules.expected_bool"),
         ("variant", "e", "rules.expected_choice"),
         ("middle_royal", "40", "rules.expected_choice"),
