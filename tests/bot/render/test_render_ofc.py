@@ -15,7 +15,7 @@ from bot.i18n import has, t
 from bot.render import ofc
 from bot.render import palette as P
 from bot.render.text import Canvas, text_mask
-from games.core.actions import AmountRange
+from games.core.actions import ActionFamily, AmountRange
 from games.core.cards import FrenchCard, parse_french
 from games.ofc.board import ROWS
 from games.ofc.eval import CATEGORY_NAMES, ROYAL_FLUSH_NAME
@@ -127,7 +127,12 @@ def test_engine_views_render_as_small_paletted_pngs() -> None:
             break
         seat = min(engine.to_act())
         choice = rng.choice(engine.legal_actions(seat))
-        engine.apply(seat, choice.make(choice.lo) if isinstance(choice, AmountRange) else choice)
+        if isinstance(choice, AmountRange):
+            engine.apply(seat, choice.make(choice.lo))
+        elif isinstance(choice, ActionFamily):  # a Fantasyland hand: any arrangement
+            engine.apply(seat, choice.sample(rng))
+        else:
+            engine.apply(seat, choice)
 
 
 def test_every_key_the_renderer_builds_is_in_the_catalog() -> None:
