@@ -27,11 +27,10 @@ from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, parse_french
 from games.core.engine import DealResult
 from games.ofc.actions import Place, Target
-from games.ofc.aids import foul_status, royalties_held, unseen_cards
+from games.ofc.aids import panel_aids
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
-from games.ofc.fantasyland import entry_cards, solve_cached, stays
+from games.ofc.fantasyland import solve_cached
 from games.ofc.rules import OFCRules
-from games.ofc.scoring import score_board
 from games.ofc.views import BoardView, OFCPublicView, OFCSeatView
 
 CODES: dict[str, Target] = {"f": "front", "m": "middle", "b": "back", "x": "discard"}
@@ -140,11 +139,6 @@ def capacity(view: OFCSeatView, target: Target) -> int:
     if target == "discard":
         return view.discard
     return ROW_SIZE[target] - len(view.board.row(target))
-
-
-def provisional_board(view: OFCSeatView, draft: Draft) -> Board:
-    own = view.full_board()
-    return Board(*(own.row(r) + tuple(draft.on(r)) for r in ROWS))
 
 
 # ---------------------------------------------------------------- the adapter
@@ -449,23 +443,18 @@ def _to_place_line(view: OFCSeatView, draft: Draft, lang: str) -> str:
 
 def _aid_lines(view: OFCSeatView, draft: Draft, lang: str) -> list[str]:
     """The foul warning, the royalties the board holds, and Fantasyland, for the board with this draft."""
-    board = provisional_board(view, draft)
-    unseen = [c for c in unseen_cards(view) if c not in draft.cards]
-    status = foul_status(board, view.rules, unseen, exact_upto=2)
+    aids = panel_aids(view, {r: draft.on(r) for r in ROWS}, hint=False)
     lines = []
-    if status == "fouled":
+    if aids.foul == "fouled":
         lines.append("❌ " + t("ofc_ui.fouls", lang))
-    elif status == "unavoidable":
+    elif aids.foul == "unavoidable":
         lines.append("⚠️ " + t("ofc.foul_unavoidable", lang))
-    royalties = royalties_held(board, view.rules)
-    if royalties and status != "fouled":
-        lines.append("💰 " + t("ofc_ui.royalties_held", lang, points=royalties))
-    if board.complete and status != "fouled":
-        score = score_board(board, view.rules)
-        if view.fantasyland_hand and stays(score, view.rules):
-            lines.append("🌴 " + t("ofc_ui.would_stay", lang))
-        elif not view.fantasyland_hand and entry_cards(score, view.rules) is not None:
-            lines.append("🌴 " + t("ofc_ui.would_enter", lang))
+    if aids.royalties and aids.foul != "fouled":
+        lines.append("💰 " + t("ofc_ui.royalties_held", lang, points=aids.royalties))
+    if aids.fantasyland == "stays":
+        lines.append("🌴 " + t("ofc_ui.would_stay", lang))
+    elif aids.fantasyland == "enters":
+        lines.append("🌴 " + t("ofc_ui.would_enter", lang))
     return lines
 
 

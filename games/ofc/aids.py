@@ -8,7 +8,7 @@ bound already beats a higher row's upper bound.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Literal
@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Literal
 from games.core.cards import FrenchCard, french_deck
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
 from games.ofc.eval import RoyaltyScheme, eval_partial, eval_row, is_foul
+from games.ofc.fantasyland import entry_cards, stays
 from games.ofc.rules import OFCRules
+from games.ofc.scoring import score_board
 
 if TYPE_CHECKING:
     from games.ofc.actions import Place
@@ -87,6 +89,9 @@ def visible_cards(cards: Iterable[FrenchCard | None]) -> list[FrenchCard]:
     return [c for c in cards if c is not None]
 
 
+FantasylandStatus = Literal["enters", "stays"] | None
+
+
 @dataclass(frozen=True)
 class PanelAids:
     """What the player panel shows next to the board."""
@@ -94,15 +99,32 @@ class PanelAids:
     foul: FoulStatus
     royalties: int
     hint: Place | None
+    fantasyland: FantasylandStatus = None
+    """A complete, non-fouling board that enters Fantasyland (a normal hand) or stays in it (a Fantasyland hand)."""
 
 
-def panel_aids(view: OFCSeatView) -> PanelAids:
+def panel_aids(
+    view: OFCSeatView, placing: Mapping[Row, Sequence[FrenchCard]] | None = None, *, hint: bool = True
+) -> PanelAids:
+    """The aids for the seat's board, with ``placing`` (cards of ``to_place`` given rows but not confirmed yet)
+    added to it. ``hint=False`` skips the hint, a whole bot decision (tens of milliseconds)."""
     from games.ofc.policy import suggest
 
+    rules = view.rules
     board = view.full_board()
-    unseen = unseen_cards(view)
+    if placing:
+        board = board.with_cards({r: list(placing.get(r, ())) for r in ROWS})
+    foul = foul_status(board, rules, unseen_cards(view), exact_upto=2)
+    fantasyland: FantasylandStatus = None
+    if board.complete and foul != "fouled":
+        score = score_board(board, rules)
+        if view.fantasyland_hand:
+            fantasyland = "stays" if stays(score, rules) else None
+        elif entry_cards(score, rules) is not None:
+            fantasyland = "enters"
     return PanelAids(
-        foul=foul_status(board, view.rules, unseen, exact_upto=2),
-        royalties=royalties_held(board, view.rules),
-        hint=suggest(view) if view.to_place else None,
+        foul=foul,
+        royalties=royalties_held(board, rules),
+        hint=suggest(view) if hint and view.to_place else None,
+        fantasyland=fantasyland,
     )
