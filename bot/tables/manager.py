@@ -599,7 +599,7 @@ class TableManager:
         engine = table.engine
         assert engine is not None
         deal = engine.deal_no
-        view = discord.ui.View(timeout=600)
+        view = discord.ui.View(timeout=None)
         for sel in panel.selects:
             options = [discord.SelectOption(label=lbl[:100], value=val, default=sel.is_default(val))
                        for lbl, val in sel.options][:25]
@@ -612,6 +612,10 @@ class TableManager:
             else:
                 verb, _, arg = (b.ui or "noop").partition(":")
                 view.add_item(UIButton(table.id, deal, verb, arg, b.label, b.style, not b.enabled, b.row, b.emoji))
+        # Every item is a DynamicItem, dispatched from its custom id: the view only carries the components. Stopped,
+        # it is not kept by discord.py, which would otherwise run a 15-minute timeout task per ephemeral panel
+        # message, one more on every click.
+        view.stop()
         return {"content": panel.content, "view": view}
 
     # ------------------------------------------------------------------ restart

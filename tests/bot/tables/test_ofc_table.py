@@ -446,3 +446,18 @@ async def test_the_panel_shows_royalties_held_and_warns_of_a_foul_before_confirm
     # The warning is advice, not a refusal: undoing clears it, and the placement may still be confirmed.
     panel = await click_ui(world.alice, panel, "undo")
     assert "can no longer avoid a foul" not in content_of(panel)
+
+
+async def test_panels_leave_no_view_timers_behind(world: Any) -> None:
+    """Panel components are DynamicItems found from their custom ids: a panel edit per click must not leave a
+    view timeout task running per message."""
+    import asyncio
+
+    table = await _two_members(world)
+    for _ in range(2):
+        await hint_and_confirm(world, world.alice)
+        await hint_and_confirm(world, world.bob)
+    assert table.engine.public_view().street == 3
+    timers = [task for task in asyncio.all_tasks() if "timeout_task_impl" in task.get_coro().__qualname__]
+    assert timers == []
+    assert "To place:" in content_of(await open_panel(world, world.alice))  # and the buttons still work
