@@ -251,11 +251,9 @@ class TableManager:
         async with table.lock:
             engine = table.engine
             assert engine is not None
-            state = table.panel_state.setdefault(seat, {})
-            draft = dict(state)  # a refused step leaves the seat's choices as they were
+            draft = dict(table.panel_state.get(seat, {}))  # a refused step leaves the seat's choices as they were
             action = ui_for(table.game).ui_step(engine.view(seat), seat, engine.legal_actions(seat), verb, arg, draft)
-            state.clear()
-            state.update(draft)
+            table.panel_state[seat] = draft
         if action is not None:
             await self._act(table, seat, action, interaction)
         await self._answer_with_panel(interaction, table, seat)
@@ -601,7 +599,7 @@ class TableManager:
         deal = engine.deal_no
         view = discord.ui.View(timeout=None)
         for sel in panel.selects:
-            options = [discord.SelectOption(label=lbl[:100], value=val, default=sel.is_default(val))
+            options = [discord.SelectOption(label=lbl[:100], value=val, default=val in sel.chosen)
                        for lbl, val in sel.options][:25]
             view.add_item(UISelect(table.id, deal, sel.ui, options, sel.placeholder, sel.row,
                                    min_values=min(sel.min_values, len(options)),

@@ -34,21 +34,17 @@ class ButtonSpec:
 class SelectSpec:
     """A select menu of a private panel; choosing runs the UI verb ``ui`` with the chosen values (comma-joined).
 
-    With ``max_values`` above 1 it is a multi-select (up to 25 options): ``chosen`` are the values shown as
-    already picked; ``selected`` is the single-select form of the same."""
+    ``chosen`` are the values shown as already picked; with ``max_values`` above 1 it is a multi-select
+    (up to 25 options)."""
 
     ui: str
     placeholder: str
     options: Sequence[tuple[str, str]]  # (label, value)
-    selected: str | None = None
+    chosen: Sequence[str] = ()
     row: int | None = None
     min_values: int = 1
     max_values: int = 1
-    chosen: Sequence[str] = ()
     disabled: bool = False
-
-    def is_default(self, value: str) -> bool:
-        return value == self.selected or value in self.chosen
 
 
 @dataclass
@@ -102,7 +98,7 @@ class GameUI(ABC):
         """A click on a UI control (not an engine action): update ``state``; return an engine action to submit
         when the step completes one (a "confirm" built from choices made step by step), else ``None``.
 
-        Raise :class:`bot.errors.UserError` to refuse a step; ``state`` must then be left unchanged."""
+        Raise :class:`bot.errors.UserError` to refuse a step (the table then keeps the state as it was)."""
         state[verb] = arg
         return None
 

@@ -138,7 +138,7 @@ class Draft:
 def capacity(view: OFCSeatView, target: Target) -> int:
     if target == "discard":
         return view.discard
-    return ROW_SIZE[target] - len(view.board.row(target))
+    return view.full_board().free(target)
 
 
 # ---------------------------------------------------------------- the adapter

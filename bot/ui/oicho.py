@@ -105,7 +105,7 @@ class OichoUI(GameUI):
                 ui="pile", placeholder=t("oicho_ui.choose_pile", lang),
                 options=[(t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)), str(p.number))
                          for p in view.piles],
-                selected=pile_choice, row=0))
+                chosen=(pile_choice,), row=0))
             rng = next((r for r in ranges if getattr(r.action, "pile", None) == int(pile_choice)), None)
             for amount in PRESETS:
                 if rng is not None and amount <= rng.hi and amount != rng.hi:
