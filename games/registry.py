@@ -34,6 +34,13 @@ class GameSpec:
     deck: Callable[[Any], Sequence[FrenchCard | KabuCard | LukFuCard]]
     """The canonical (unshuffled) deck under the given rules: what ``/verify`` shuffles with a seed."""
 
+    def restore(self, rules: Any, state: dict[str, Any], shuffler: Shuffler) -> Engine[Any]:
+        """An engine rebuilt from :meth:`Engine.snapshot` data."""
+        cls = self.engine
+        if not (isinstance(cls, type) and issubclass(cls, Engine)):
+            raise TypeError(f"{self.id}: the engine factory is not an Engine class, so it cannot restore snapshots")
+        return cls.restore(rules, state, shuffler)
+
     def default_rules(self) -> BaseModel:
         return self.rules_model()
 

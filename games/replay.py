@@ -16,32 +16,48 @@ def new_engine(spec: GameSpec, rules: Any, stacks: Sequence[int], shuffler: Shuf
     return spec.engine(rules, stacks, shuffler)
 
 
-def replay(record: TableRecord, *, fresh: bool = False) -> Engine[Any]:
-    """The engine after every recorded action.
-
-    ``fresh=False`` (verification, tests) refuses to invent a shuffle the record lacks;
-    ``fresh=True`` (a live table restarting) draws new seeds once the recorded ones run out.
-    """
+def start(record: TableRecord, *, fresh: bool = False, stub_missing: bool = False) -> Engine[Any]:
+    """The engine as the record starts: the opening deal, or the record's snapshot."""
     try:
         spec = get_game(record.game)
     except KeyError as exc:
         raise RecordError(str(exc)) from exc
-    shuffler = Shuffler(planned=list(record.shuffles), fresh=fresh)
+    shuffler = Shuffler(planned=list(record.shuffles), fresh=fresh, stub_missing=stub_missing)
     try:
         rules = spec.rules_model.model_validate(record.rules)
-        engine = new_engine(spec, rules, record.stacks, shuffler)
+        if record.snapshot is not None:
+            shuffler.used = list(record.shuffles[: record.snapshot["used"]])
+            return spec.restore(rules, record.snapshot["state"], shuffler)
+        return new_engine(spec, rules, record.stacks, shuffler)
     except (ValueError, GameError) as exc:  # pydantic's ValidationError is a ValueError
-        raise RecordError(f"the record's rules or seats are refused: {exc}") from exc
+        raise RecordError(f"the record's rules or seats are refused (or its snapshot): {exc}") from exc
+
+
+def replay(record: TableRecord, *, fresh: bool = False, open_end: bool = False) -> Engine[Any]:
+    """The engine after every recorded action.
+
+    ``fresh=False`` (verification, tests) refuses to invent a shuffle the record lacks;
+    ``fresh=True`` (a live table restarting) draws new seeds once the recorded ones run out.
+    ``open_end=True`` accepts a record whose last action ended a deal and so asked for the next deal's
+    shuffle, which was never made: that deal is dealt from an unshuffled stub (see ``Shuffler.missing``)
+    and must not be shown; everything before it is exact.
+    """
+    engine = start(record, fresh=fresh, stub_missing=open_end)
+    spec = get_game(record.game)
+    last = len(record.actions) - 1
     for index, (seat, text) in enumerate(record.actions):
         try:
             engine.apply(seat, spec.codec.parse(text))
         except GameError as exc:
             raise RecordError(f"action #{index + 1} ({seat}: {text!r}) does not replay: {exc}") from exc
+        if engine.shuffler.missing and index < last:
+            deal, purpose = engine.shuffler.missing[0]
+            raise RecordError(f"the record has no shuffle for deal {deal} ({purpose}), which action #{index + 2} needs")
     return engine
 
 
 def record_of(engine: Engine[Any], base: TableRecord) -> TableRecord:
-    """``base`` (game, rules, seats, stacks, stake) with the engine's shuffles and actions."""
+    """``base`` (game, rules, seats, stacks, stake and any snapshot) with the engine's shuffles and actions."""
     return TableRecord(
         game=base.game,
         rules=base.rules,
@@ -50,12 +66,32 @@ def record_of(engine: Engine[Any], base: TableRecord) -> TableRecord:
         stake=base.stake,
         shuffles=list(engine.shuffler.used),
         actions=[(seat, action.text) for seat, action in engine.history],
+        snapshot=base.snapshot,
+    )
+
+
+def snapshot_record(engine: Engine[Any], head: TableRecord) -> TableRecord:
+    """A record starting from the engine's state now (the live table's record after a deal is settled).
+
+    It keeps the shuffles of the deals not yet settled (the current deal's commitment and later reveal)."""
+    kept = list(engine.shuffler.used)
+    return TableRecord(
+        game=head.game,
+        rules=head.rules,
+        stacks=list(head.stacks),
+        seats=list(head.seats),
+        stake=head.stake,
+        shuffles=kept,
+        snapshot={"state": engine.snapshot(), "used": len(kept)},
     )
 
 
 def summary(record: TableRecord) -> dict[str, Any]:
-    """What ``python -m games replay`` prints: each deal's chip deltas per seat, and the totals."""
-    engine = replay(record)
+    """What ``python -m games replay`` prints: each deal's chip deltas per seat, and the totals.
+
+    A record that ends as a deal ends (the next deal's shuffle was never made) still shows every finished
+    deal; ``awaiting_shuffle`` then names the deal that was about to start."""
+    engine = replay(record, open_end=True)
     deals = [
         {"deal": r.deal, "deltas": [d * record.stake for d in r.deltas], "summary": r.summary}
         for r in engine.results
@@ -69,5 +105,6 @@ def summary(record: TableRecord) -> dict[str, Any]:
         "totals": totals,
         "stacks": [s * record.stake for s in engine.stacks],
         "over": engine.is_over,
-        "to_act": sorted(engine.to_act()),
+        "to_act": [] if engine.shuffler.missing else sorted(engine.to_act()),
+        **({"awaiting_shuffle": engine.shuffler.missing[0][0]} if engine.shuffler.missing else {}),
     }

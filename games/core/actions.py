@@ -30,13 +30,12 @@ class Action:
 
     @classmethod
     def from_args(cls, args: Sequence[str]) -> Action:
-        fields = dataclasses.fields(cls)
+        fields = _argument_types(cls)
         if len(args) != len(fields):
             raise NotationError(f"{cls.verb} takes {len(fields)} argument(s), got {len(args)}")
-        hints = typing.get_type_hints(cls)
         values: dict[str, Any] = {}
-        for f, raw in zip(fields, args, strict=True):
-            values[f.name] = _from_text(hints[f.name], raw, cls.verb)
+        for (name, kind), raw in zip(fields, args, strict=True):
+            values[name] = _from_text(kind, raw, cls.verb)
         return cls(**values)
 
     @property
@@ -45,6 +44,19 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
+
+
+_ARGUMENT_TYPES: dict[type[Action], tuple[tuple[str, object], ...]] = {}
+
+
+def _argument_types(cls: type[Action]) -> tuple[tuple[str, object], ...]:
+    """Each field's name and resolved type, worked out once per class (``get_type_hints`` is slow: it
+    evaluates the annotations' strings on every call)."""
+    found = _ARGUMENT_TYPES.get(cls)
+    if found is None:
+        hints = typing.get_type_hints(cls)
+        found = _ARGUMENT_TYPES[cls] = tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+    return found
 
 
 def _to_text(value: object) -> str:

@@ -9,7 +9,15 @@ A game at a table is an :class:`Engine`: a sequence of deals played by a fixed r
 * :attr:`Engine.results` — the chip result of every finished deal, in points;
 * steps that are not decisions (shuffling, dealing, paying) happen inside ``apply`` by themselves;
   every shuffle goes through the injected :class:`Shuffler`, so rules + stacks + shuffles + actions
-  replay to exactly the same state.
+  replay to exactly the same state;
+* ``apply`` returns the :mod:`events <games.core.events>` the action made happen, each with who may see it;
+* :meth:`Engine.decision_id` names the decision a seat faces now, so a button made for an earlier decision
+  of the same deal (an earlier trick, street or pile) is recognised as stale;
+* :meth:`Engine.snapshot` / :meth:`Engine.restore` save and rebuild the whole state at any point, so a table
+  restarts from its last snapshot plus the actions since, whatever its age.
+
+``results`` and ``history`` are logs kept for the caller (tests, the replay tool); a live table trims them.
+An engine's own rules never read them.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.errors import IllegalAction
+from games.core.events import DealEnded, Event, GameEnded
 from games.core.rng import Shuffler
 
 R = TypeVar("R")
@@ -53,6 +62,11 @@ class Engine(ABC, Generic[R]):
         self.shuffler = shuffler
         self.results: list[DealResult] = []
         self.history: list[tuple[int, Action]] = []
+        self.serial = 0
+        """Actions applied since the table opened (kept by snapshots, unlike ``history``)."""
+        self.decisions: dict[int, int] = {}
+        """The serial at which each seat's current decision began (see :meth:`decision_id`)."""
+        self._events: list[Event] = []
 
     @property
     def seats(self) -> int:
@@ -119,13 +133,74 @@ class Engine(ABC, Generic[R]):
         """A precise reason an unlisted action is refused (override per game)."""
         return None
 
-    def apply(self, seat: int, action: Action) -> None:
-        """Play ``action`` for ``seat``; raises :class:`IllegalAction` and changes nothing if illegal."""
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Play ``action`` for ``seat`` and return what happened; raises :class:`IllegalAction` and changes
+        nothing if illegal."""
         problem = self.refusal(seat, action)
         if problem is not None:
             raise problem
+        acting_before = self.to_act()
+        pending = self._events
+        self._events = []
         self._perform(seat, action)
         self.history.append((seat, action))
+        self.serial += 1
+        acting = self.to_act()
+        # A decision begins when a seat comes to act, and whenever it acts (what it faces next, if anything,
+        # is another decision): either way its earlier buttons no longer fit.
+        self.decisions[seat] = self.serial
+        for s in acting:
+            if s not in acting_before:
+                self.decisions[s] = self.serial
+        if not acting:
+            self._emit(GameEnded(tuple(self.stacks)))
+        events = pending + self._events
+        self._events = []
+        return events
+
+    def decision_id(self, seat: int) -> int:
+        """Names the decision ``seat`` faces now; it changes whenever a new decision begins for that seat."""
+        return self.decisions.get(seat, 0)
+
+    def drain_events(self) -> list[Event]:
+        """Events not yet returned by ``apply``: those of the opening steps made by the constructor."""
+        events, self._events = self._events, []
+        return events
+
+    def _emit(self, event: Event) -> None:
+        self._events.append(event)
+
+    def _deal_ended(self, result: DealResult) -> None:
+        """Record a finished deal's result (and tell: :class:`DealEnded`)."""
+        self.results.append(result)
+        self._emit(DealEnded(result.deal, result.deltas))
+
+    # ----------------------------------------------------------------- snapshots
+
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset({"rules", "shuffler", "results", "history", "_events"})
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (not the rules, the shuffler or the logs)."""
+        from games.core.snapshot import encode
+
+        return {name: encode(value) for name, value in vars(self).items() if name not in self.SNAPSHOT_SKIP}
+
+    @classmethod
+    def restore(cls, rules: R, state: dict[str, Any], shuffler: Shuffler) -> Engine[R]:
+        """An engine in exactly the state :meth:`snapshot` saved, drawing later shuffles from ``shuffler``."""
+        from games.core.snapshot import decode
+
+        engine = cls.__new__(cls)
+        engine.rules = rules
+        engine.shuffler = shuffler
+        engine.results = []
+        engine.history = []
+        engine._events = []
+        for name, value in state.items():
+            if name in cls.SNAPSHOT_SKIP:
+                continue
+            setattr(engine, name, decode(value))
+        return engine
 
     def commitments(self) -> list[str]:
         """SHA-256 commitments of the current deal's shuffles (shown before and during the deal)."""

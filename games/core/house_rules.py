@@ -9,9 +9,7 @@ with a message key the bot translates.
 from __future__ import annotations
 
 import enum
-import re
 import typing
-import unicodedata
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -19,6 +17,7 @@ import annotated_types
 from pydantic import BaseModel, ValidationError
 
 from games.core.errors import GameError
+from games.core.numbers import parse_whole
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -141,11 +140,12 @@ def parse_value(opt: RuleOption, raw: str) -> Any:
             return False
         raise RuleError("rules.expected_bool", f"{opt.path} takes true or false", option=opt.path, value=raw)
     if opt.kind == "int":
-        # "1,000" and full-width "１０００" are whole numbers; "1_000", "1e3" and other scripts' digits are not.
-        digits = unicodedata.normalize("NFKC", text).replace(",", "")
-        if not re.fullmatch(r"-?[0-9]+", digits):
+        # "1,000" and full-width "１０００" are whole numbers; "1,5", "²", "1_000", "1e3" and other scripts' digits
+        # are not (see games.core.numbers).
+        parsed = parse_whole(text)
+        if parsed is None:
             raise RuleError("rules.expected_int", f"{opt.path} takes a whole number", option=opt.path, value=raw)
-        number = int(digits)
+        number = parsed
         if (opt.lo is not None and number < opt.lo) or (opt.hi is not None and number > opt.hi):
             raise RuleError(
                 "rules.out_of_range",

@@ -128,14 +128,22 @@ class Shuffler:
     """Gives engines their decks and records every shuffle it made.
 
     ``planned`` shuffles (from a record) are used first, in order; after them a live table draws
-    fresh seeds (``fresh=True``) while a replay of a finished record refuses (``fresh=False``).
+    fresh seeds (``fresh=True``) while a replay of a finished record refuses (``fresh=False``), or, with
+    ``stub_missing``, hands out the deck unshuffled and notes it in ``missing`` (a record that ends as a
+    deal ends: the next deal's shuffle was never made, and nothing of that deal is shown).
     Explicit orders may be partial: the rest of the deck follows in canonical order.
+
+    ``used`` lists the shuffles made, oldest first; a live table drops those of settled deals
+    (:meth:`trim`), counting them in ``offset``, so its memory does not grow with its age.
     """
 
     planned: list[Shuffle] = field(default_factory=list)
     fresh: bool = True
     seed_source: Callable[[], str] = field(default=new_seed, compare=False, repr=False)
     used: list[Shuffle] = field(default_factory=list)
+    offset: int = 0
+    stub_missing: bool = False
+    missing: list[tuple[int, str]] = field(default_factory=list)
 
     def shuffle(
         self,
@@ -146,12 +154,15 @@ class Shuffler:
         purpose: str = "deal",
     ) -> list[C]:
         """The next deck, top card first; ``parse`` reads an explicit order in the deck's notation."""
-        index = len(self.used)
+        index = self.offset + len(self.used)
         if index < len(self.planned):
             entry = self.planned[index]
             entry = Shuffle(seed=entry.seed, order=entry.order, deal=deal, purpose=purpose)
         elif self.fresh:
             entry = Shuffle(seed=self.seed_source(), deal=deal, purpose=purpose)
+        elif self.stub_missing:
+            self.missing.append((deal, purpose))
+            return list(canonical)
         else:
             raise RecordError(f"the record has no shuffle #{index + 1} (deal {deal}, {purpose})")
         if entry.seed is not None:
@@ -164,6 +175,20 @@ class Shuffler:
                 raise RecordError(f"shuffle #{index + 1}: {exc}") from exc
         self.used.append(entry)
         return deck
+
+    @property
+    def made(self) -> int:
+        """How many shuffles were made since the table opened."""
+        return self.offset + len(self.used)
+
+    def trim(self, before_deal: int) -> None:
+        """Forget the shuffles of deals before ``before_deal`` (settled and revealed)."""
+        k = 0
+        while k < len(self.used) and self.used[k].deal < before_deal:
+            k += 1
+        if k:
+            del self.used[:k]
+            self.offset += k
 
     def commitments(self, deal: int) -> list[str]:
         """The SHA-256 commitments of the seeded shuffles of one deal."""

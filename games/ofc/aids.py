@@ -1,22 +1,21 @@
 """Aids for the player panel: does a (partial) board foul or must it foul, what it holds, a hint.
 
-"Must foul" is sound, never a false alarm: each row gets a lower and an upper bound on what it
-can still become (exact when at most ``exact_upto`` cards are missing, otherwise the made part as
-the lower bound and "anything" as the upper), and a foul is unavoidable when a lower row's lower
-bound already beats a higher row's upper bound.
+"Must foul" is exact (:mod:`games.ofc.reach`): it is said exactly when no way of filling the empty
+slots with cards the seat has not seen keeps the board clean, so it is never a false alarm and never
+missed. The bot relies on it to keep a clean finish possible whenever one exists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import combinations
 from typing import TYPE_CHECKING, Literal
 
 from games.core.cards import FrenchCard, french_deck
-from games.ofc.board import ROW_SIZE, ROWS, Board, Row
-from games.ofc.eval import RoyaltyScheme, eval_partial, eval_row, is_foul
+from games.ofc.board import ROWS, Board, Row
+from games.ofc.eval import RoyaltyScheme, eval_row, is_foul
 from games.ofc.fantasyland import entry_cards, stays
+from games.ofc.reach import can_finish
 from games.ofc.rules import OFCRules
 from games.ofc.scoring import score_board
 
@@ -25,35 +24,21 @@ if TYPE_CHECKING:
     from games.ofc.views import OFCSeatView
 
 FoulStatus = Literal["ok", "unavoidable", "fouled"]
-_ANYTHING = 1 << 24
 
 
-def row_bounds(
-    cards: tuple[FrenchCard, ...], row: Row, unseen: Collection[FrenchCard], exact_upto: int = 1
-) -> tuple[int, int]:
-    """(lowest, highest) strength the row can still reach with cards from ``unseen``."""
-    missing = ROW_SIZE[row] - len(cards)
-    if missing == 0:
-        v = eval_row(cards)
-        return v, v
-    if missing <= exact_upto and len(unseen) >= missing:
-        values = [eval_row(cards + extra) for extra in combinations(unseen, missing)]
-        return min(values), max(values)
-    return eval_partial(cards), _ANYTHING
+def foul_status(
+    board: Board, rules: OFCRules, unseen: Collection[FrenchCard], exact_upto: int | None = None
+) -> FoulStatus:
+    """``fouled`` (complete and fouled), ``unavoidable`` (no completion from ``unseen`` avoids a foul) or ``ok``.
 
-
-def foul_status(board: Board, rules: OFCRules, unseen: Collection[FrenchCard], exact_upto: int = 1) -> FoulStatus:
-    """``fouled`` (complete and fouled), ``unavoidable`` (every completion fouls) or ``ok``."""
+    Exact whatever is missing; ``exact_upto`` is accepted for old callers and ignored."""
+    del exact_upto
     if board.complete:
         f, m, b = (eval_row(board.row(r)) for r in ROWS)
         return "fouled" if is_foul(f, m, b, rules.foul_on_equal) else "ok"
-    f_lo, _ = row_bounds(board.front, "front", unseen, exact_upto)
-    m_lo, m_hi = row_bounds(board.middle, "middle", unseen, exact_upto)
-    b_lo, b_hi = row_bounds(board.back, "back", unseen, exact_upto)
-    strict = rules.foul_on_equal
-    if f_lo > m_hi or m_lo > b_hi or f_lo > b_hi or (strict and m_lo == m_hi == b_lo == b_hi):
-        return "unavoidable"
-    return "ok"
+    if can_finish(board.front, board.middle, board.back, unseen, rules.foul_on_equal):
+        return "ok"
+    return "unavoidable"
 
 
 def royalties_held(board: Board, rules: OFCRules) -> int:
@@ -114,7 +99,13 @@ def panel_aids(
     board = view.full_board()
     if placing:
         board = board.with_cards({r: list(placing.get(r, ())) for r in ROWS})
-    foul = foul_status(board, rules, unseen_cards(view), exact_upto=2)
+    if view.fantasyland_hand:
+        # A Fantasyland board is filled from the seat's own cards, not from the pack.
+        chosen = {c for r in ROWS for c in (placing or {}).get(r, ())}
+        pool = [c for c in view.to_place if c not in chosen]
+    else:
+        pool = unseen_cards(view)
+    foul = foul_status(board, rules, pool)
     fantasyland: FantasylandStatus = None
     if board.complete and foul != "fouled":
         score = score_board(board, rules)

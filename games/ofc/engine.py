@@ -10,8 +10,10 @@ Chance steps, all through the injected shuffler:
   street's start; in a and b a player's cards are dealt when their turn comes (same order).
 
 Fantasyland counts that the pack cannot cover (e.g. ``fl_cards_continue`` 17 with four players)
-are trimmed, largest first, toward 13. With ``bankruptcy_ends_game`` off, a seat at 0 keeps playing
-(it can win; §0.4 caps what it pays at nothing).
+are trimmed, largest first, toward 13 (:func:`~games.ofc.fantasyland.dealt_counts`). The trim is made
+when the hand that earned them ends, so its result announces the counts that will really be dealt.
+With ``bankruptcy_ends_game`` off, a seat at 0 keeps playing (it can win; §0.4 caps what it pays at
+nothing).
 
 ``legal_actions`` lists every placement of a normal street; a Fantasyland hand has far too many
 arrangements to list, so it lists them as one :class:`~games.ofc.actions.Arrangements` family, whose
@@ -31,17 +33,17 @@ from games.core.actions import Action, LegalAction
 from games.core.cards import SUIT_CHARS, FrenchCard, french_deck, parse_french
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
+from games.core.events import DealStarted
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.ofc import events as ev
 from games.ofc.actions import Arrangements, Place, street_placements
 from games.ofc.board import ROW_SIZE, ROWS, Row
-from games.ofc.fantasyland import entry_cards, solve_cached, stays
+from games.ofc.fantasyland import dealt_counts, entry_cards, solve_cached, stays
 from games.ofc.hand import SeatHand
 from games.ofc.rules import OFCRules
 from games.ofc.scoring import BoardScore, all_pairs, score_board
 from games.ofc.views import LastHand, OFCPublicView, OFCSeatView, public_view, seat_view
-
-DECK_SIZE = 52
 
 
 class OFCEngine(Engine[OFCRules]):
@@ -56,9 +58,11 @@ class OFCEngine(Engine[OFCRules]):
             raise ValueError(f"variant {rules.variant} is for {lo}-{hi} players, not {self.seats}")
         self.hand_no = 1
         self.dealer = self._draw_dealer()
+        self._emit(ev.DealerChosen(self.dealer))
         self.button_moves = 0
         self.over = False
         self.fl_next: dict[int, int] = {}
+        """Cards each Fantasyland seat is dealt next hand, already trimmed to what the pack can deal."""
         self.last: LastHand | None = None
         self.deck: list[FrenchCard] = []
         self.deck_pos = 0
@@ -80,24 +84,14 @@ class OFCEngine(Engine[OFCRules]):
     def normal_seats(self) -> list[int]:
         return [s for s in self.turn_order() if not self.hands[s].fantasyland]
 
-    def _fl_counts(self) -> dict[int, int]:
-        """Fantasyland card counts for this hand, trimmed (largest first) if the pack cannot cover them."""
-        counts = dict(self.fl_next)
-        per_normal = sum(n for n, _ in self.rules.streets())
-        while sum(counts.values()) + per_normal * (self.seats - len(counts)) > DECK_SIZE:
-            seat = max((s for s in counts if counts[s] > 13), key=lambda s: counts[s], default=None)
-            if seat is None:
-                break
-            counts[seat] -= 1
-        return counts
-
     def _start_hand(self) -> None:
-        fl = self._fl_counts()
+        fl = self.fl_next
         self.deck = self.shuffler.shuffle(french_deck(), parse_french, deal=self.hand_no, purpose="deal")
         self.deck_pos = 0
         self.hands = [SeatHand() for _ in range(self.seats)]
         self.street = 0
         self.turn_pos = 0
+        self._emit(DealStarted(self.hand_no))
         for seat in self.turn_order():
             if seat in fl:
                 hand = self.hands[seat]
@@ -105,6 +99,7 @@ class OFCEngine(Engine[OFCRules]):
                 hand.fl_cards = fl[seat]
                 hand.pending = self._take(fl[seat])
                 hand.discard_due = fl[seat] - 13
+                self._tell_dealt(seat, -1)
         self._deal_street()
 
     def _take(self, n: int) -> list[FrenchCard]:
@@ -116,6 +111,15 @@ class OFCEngine(Engine[OFCRules]):
         dealt, discard = self.rules.streets()[self.street]
         self.hands[seat].pending = self._take(dealt)
         self.hands[seat].discard_due = discard
+        self._tell_dealt(seat, self.street)
+
+    def _tell_dealt(self, seat: int, street: int) -> None:
+        cards = tuple(self.hands[seat].pending)
+        if self.pending_face_up(seat):
+            self._emit(ev.Dealt(seat, street, len(cards), cards))
+        else:
+            self._emit(ev.Dealt(seat, street, len(cards)))
+            self._emit(ev.Dealt(seat, street, len(cards), cards, to=frozenset({seat})))
 
     def _deal_street(self) -> None:
         normals = self.normal_seats()
@@ -223,6 +227,15 @@ class OFCEngine(Engine[OFCRules]):
         hand.pending = []
         hand.discard_due = 0
         hand.streets_done += 1
+        placed = tuple(it for it in action.items if it[1] != "discard")
+        count = len(action.items)
+        if hidden:
+            self._emit(ev.Placed(seat, count, face_down=True))
+            self._emit(ev.Placed(seat, count, action.items, face_down=True, to=frozenset({seat})))
+        else:
+            self._emit(ev.Placed(seat, count, placed))
+            if action.discards:
+                self._emit(ev.Placed(seat, count, action.items, to=frozenset({seat})))
         if not hand.fantasyland:
             self._advance_street()
         self._maybe_finish()
@@ -232,8 +245,12 @@ class OFCEngine(Engine[OFCRules]):
         if self.rules.simultaneous():
             if any(self.hands[s].pending for s in normals):
                 return
+            turned: list[tuple[int, FrenchCard, str]] = []
             for s in normals:
-                self.hands[s].face_down.clear()
+                hand = self.hands[s]
+                turned += [(s, c, row) for row in ROWS for c in hand.rows[row] if c in hand.face_down]
+                hand.face_down.clear()
+            self._emit(ev.StreetRevealed(self.street, tuple(turned)))
             self.street += 1
         else:
             self.turn_pos += 1
@@ -252,6 +269,7 @@ class OFCEngine(Engine[OFCRules]):
         scores: list[BoardScore] = [score_board(h.board(), self.rules) for h in self.hands]
         for h in self.hands:
             h.face_down.clear()
+        self._emit(ev.BoardsRevealed(tuple(str(h.board()) for h in self.hands)))
         pairs = all_pairs(scores, self.rules.scoop())
         raw = [0] * self.seats
         debts: list[Debt] = []
@@ -264,15 +282,16 @@ class OFCEngine(Engine[OFCRules]):
                 debts.append(Debt(p.a, p.b, -p.points))
         deltas = settle(debts, self.stacks, first=(self.dealer + 1) % self.seats)
         self.stacks = [s + d for s, d in zip(self.stacks, deltas, strict=False)]
-        fl_next: dict[int, int] = {}
+        earned: dict[int, int] = {}
         for seat, (hand, score) in enumerate(zip(self.hands, scores, strict=False)):
             if hand.fantasyland:
                 if stays(score, self.rules):
-                    fl_next[seat] = self.rules.fl_cards_continue
+                    earned[seat] = self.rules.fl_cards_continue
             else:
                 n = entry_cards(score, self.rules)
                 if n is not None:
-                    fl_next[seat] = n
+                    earned[seat] = n
+        fl_next = dealt_counts(earned, self.seats, self.rules)
         self.last = LastHand(
             hand_no=self.hand_no,
             dealer=self.dealer,
@@ -285,7 +304,7 @@ class OFCEngine(Engine[OFCRules]):
             fantasyland_next=tuple(fl_next.get(s, 0) for s in range(self.seats)),
             fl_discards=tuple(" ".join(c.notation for c in h.discards) if h.fantasyland else "" for h in self.hands),
         )
-        self.results.append(DealResult(self.hand_no, tuple(deltas), self.last.summary()))
+        self._deal_ended(DealResult(self.hand_no, tuple(deltas), self.last.summary()))
         self.fl_next = fl_next
         if not (fl_next and self.rules.freeze_dealer_during_fl):
             self.dealer = (self.dealer + 1) % self.seats

@@ -15,7 +15,7 @@ of the cards left, each bounded the same way before its fronts are tried.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, combinations
 
@@ -54,6 +54,27 @@ def entry_cards(score: BoardScore, rules: OFCRules) -> int | None:
     else:
         return None
     return rules.fl_cards[key] if rules.variant == "d" else 13
+
+
+DECK_SIZE = 52
+
+
+def dealt_counts(wanted: Mapping[int, int], seats: int, rules: OFCRules) -> dict[int, int]:
+    """The Fantasyland card counts the pack can deal, from the counts earned (seat -> cards).
+
+    The one place the trim happens: the engine deals these counts and the result of the hand that
+    earned them announces the same numbers, so the two cannot disagree. When the Fantasyland hands plus
+    every normal player's streets need more than 52 cards, the largest count (the first such seat in
+    ``wanted``'s order on a tie) loses a card, again and again, never below 13.
+    """
+    counts = dict(wanted)
+    per_normal = sum(n for n, _ in rules.streets())
+    while sum(counts.values()) + per_normal * (seats - len(counts)) > DECK_SIZE:
+        seat = max((s for s in counts if counts[s] > 13), key=lambda s: counts[s], default=None)
+        if seat is None:
+            break
+        counts[seat] -= 1
+    return counts
 
 
 def stays(score: BoardScore, rules: OFCRules) -> bool:

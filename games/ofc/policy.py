@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from itertools import combinations
 
 from games.core.actions import Action, LegalAction
@@ -31,6 +31,7 @@ from games.ofc.eval import (
     top_rank,
 )
 from games.ofc.fantasyland import solve_cached
+from games.ofc.reach import Unseen
 from games.ofc.rules import OFCRules
 from games.ofc.views import OFCSeatView
 
@@ -66,8 +67,12 @@ def _best(view: OFCSeatView, places: Sequence[Place], rng: random.Random) -> Pla
     rules = view.rules
     unseen = _unseen(view)
     in_fl = view.board.fantasyland
+    # Every placement is judged against the same cards (none of them the seat's own), so they are prepared
+    # once for the exact foul check rather than once per placement.
+    dealt = set(view.to_place)
+    pool = Unseen([c for c in unseen if c not in dealt])
     scored = sorted(
-        ((_score(board, p, rules, unseen, in_fl), i) for i, p in enumerate(places)), key=lambda x: (-x[0], x[1])
+        ((_score(board, p, rules, pool, in_fl), i) for i, p in enumerate(places)), key=lambda x: (-x[0], x[1])
     )
     remaining = 13 - len(board.cards()) - len(places[0].cards) + len(places[0].discards)
     if 0 < remaining <= 5 and len(scored) > 1:
@@ -108,12 +113,13 @@ def _final_value(f: int, m: int, b: int, rules: OFCRules, in_fl: bool) -> float:
 _FL_RANK = {"QQ": 12, "KK": 13, "AA": 14}
 
 
-def _score(board: Board, place: Place, rules: OFCRules, unseen: Collection[FrenchCard], in_fl: bool) -> float:
+def _score(board: Board, place: Place, rules: OFCRules, pool: Unseen, in_fl: bool) -> float:
+    """The placement's worth to the bot; -500 when it makes a foul certain (``pool``: cards the seat has not seen,
+    none of them its own)."""
     after = board.with_cards({r: place.to(r) for r in ROWS})
     if after.complete:
         f, m, b = (eval_row(after.row(r)) for r in ROWS)
         return _final_value(f, m, b, rules, in_fl)
-    pool = [c for c in unseen if c not in place.cards]
     if foul_status(after, rules, pool) == "unavoidable":
         return -500.0
     return _heuristic(after, rules)

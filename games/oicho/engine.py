@@ -17,9 +17,11 @@ from games.core.actions import Action, AmountRange, LegalAction
 from games.core.cards import KabuCard, kabu_deck, notation, parse_kabu
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
+from games.core.events import DealStarted
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
 from games.oicho import actions as act
+from games.oicho import events as ev
 from games.oicho.hands import Draw, Hand, bank_cap, classify, compare, second_extra
 from games.oicho.rules import OichoRules
 from games.oicho.views import (
@@ -85,6 +87,7 @@ class OichoEngine(Engine[OichoRules]):
         self.decided = [False] * PILES
         self.current_pile: int | None = None
         self.outcomes: list[tuple[str, int]] | None = None
+        self.last_result: DealResult | None = None
         self._draw_first_dealer()
         self._begin_tenure(self.dealer)
 
@@ -170,24 +173,30 @@ class OichoEngine(Engine[OichoRules]):
     def _perform(self, seat: int, action: Action) -> None:
         if isinstance(action, act.Bet):
             self.bets.append((seat, action.pile, action.amount))
+            self._emit(ev.BetPlaced(seat, action.pile, action.amount))
         elif isinstance(action, act.Clear):
             self.bets = [b for b in self.bets if b[0] != seat]
+            self._emit(ev.BetsCleared(seat))
         elif isinstance(action, act.Done):
+            self._emit(ev.BettingDone(seat))
             self.bet_index += 1
             self._advance_betting()
         elif isinstance(action, (act.Draw, act.Stand)):
             draw = isinstance(action, act.Draw)
             if self.phase == "deciding":
                 assert self.current_pile is not None
-                self._finish_pile(self.current_pile, draw)
+                self._finish_pile(self.current_pile, draw, seat)
                 self._advance_deciding()
             else:
+                self._emit(ev.DealerDecided(seat, draw))
                 if draw:
-                    self.dealer_cards.append(self._take())
+                    self._deal_dealer()
                 self._showdown()
         elif isinstance(action, act.Continue):
+            self._emit(ev.BankKept(seat))
             self._start_round()
         elif isinstance(action, act.Resign):
+            self._emit(ev.BankPassed(seat))
             self._end_tenure()
 
     # ================================================================= queries
@@ -248,6 +257,8 @@ class OichoEngine(Engine[OichoRules]):
             drawing = [seat for seat, card in this_pass if card.month == low]
             if len(drawing) == 1:
                 self.dealer = self.first_dealer = drawing[0]
+                passes = tuple(tuple((seat, card.month) for seat, card in p) for p in self.draw_passes)
+                self._emit(ev.DealerChosen(passes, self.dealer))
                 return
 
     # ================================================================= tenure and rounds
@@ -262,6 +273,7 @@ class OichoEngine(Engine[OichoRules]):
         if len(self.active_seats()) < 2:
             self._game_over()
             return
+        self._emit(ev.NewDealer(dealer))
         if not self._can_bank(dealer):
             # Decision: a dealer whose stack cannot cover a 1-point bet at the largest multiplier
             # cannot open a bank; his turn counts as held with no rounds and passes to his left.
@@ -286,6 +298,11 @@ class OichoEngine(Engine[OichoRules]):
     def _take(self) -> KabuCard:
         return self.deck.pop(0)
 
+    def _deal_dealer(self) -> None:
+        card = self._take()
+        self.dealer_cards.append(card)
+        self._emit(ev.DealerCardDealt(card, to=frozenset({self.dealer})))
+
     def _start_round(self) -> None:
         """Shuffle, maki-fuda, four piles, the dealer's own card, then betting (§1.4 steps 1–4)."""
         self._deal += 1
@@ -294,9 +311,12 @@ class OichoEngine(Engine[OichoRules]):
         self.deck = self.shuffler.shuffle(kabu_deck(months), parse, deal=self._deal, purpose="deal")
         self.maki = [self._take() for _ in range(4)] if self.rules.maki_fuda else []
         self.piles = [[self._take()] for _ in range(PILES)]
-        self.dealer_cards = [self._take()]
+        self.dealer_cards = []
         self.bets = []
         self.cap = bank_cap(self.rules, self.stacks[self.dealer])
+        self._emit(DealStarted(self._deal))
+        self._emit(ev.RoundDealt(self._deal, tuple(p[0] for p in self.piles), tuple(self.maki), self.cap))
+        self._deal_dealer()
         self.face_down = [False] * PILES
         self.deciders = [None] * PILES
         self.decided = [False] * PILES
@@ -325,13 +345,19 @@ class OichoEngine(Engine[OichoRules]):
             # Decision: it still ends a deal (its own shuffle), so it gets an all-zero DealResult.
             self.phase = "round_over"
             result = DealResult(self._deal, tuple([0] * self.seats), self._summary(void=True))
-            self.results.append(result)
+            self._emit(ev.RoundVoid(self._deal))
+            self._result(result)
             self._start_round()
             return
         self.tenure_rounds += 1
         for i in range(PILES):
             self.face_down[i] = bool(self.pile_bets(i + 1))
-            self.piles[i].append(self._take())
+            card = self._take()
+            self.piles[i].append(card)
+            self._emit(ev.FirstExtraDealt(i + 1, None if self.face_down[i] else card))
+            if self.face_down[i]:
+                seers = frozenset(s for s in range(self.seats) if self._sees_first_extra(s, i + 1))
+                self._emit(ev.FirstExtraSeen(i + 1, card, to=seers))
         for i in range(PILES):
             self.deciders[i] = self._decider(i + 1)
         self.phase = "deciding"
@@ -366,10 +392,12 @@ class OichoEngine(Engine[OichoRules]):
                 return decider
         return None
 
-    def _finish_pile(self, pile: int, draw: bool) -> None:
-        if draw:
-            self.piles[pile - 1].append(self._take())
+    def _finish_pile(self, pile: int, draw: bool, seat: int | None = None) -> None:
+        card = self._take() if draw else None
+        if card is not None:
+            self.piles[pile - 1].append(card)
         self.decided[pile - 1] = True
+        self._emit(ev.PileDecided(pile, seat, draw, card))
 
     def _advance_deciding(self) -> None:
         """Deal forced second extras, skip forbidden ones, stop at the first real choice (§1.4 step 6)."""
@@ -384,7 +412,7 @@ class OichoEngine(Engine[OichoRules]):
             self.current_pile += 1
         self.current_pile = None
         # §1.4 step 7: the dealer's compulsory extra, then his free choice of one more.
-        self.dealer_cards.append(self._take())
+        self._deal_dealer()
         self.phase = "dealer"
 
     def _showdown(self) -> None:
@@ -417,8 +445,13 @@ class OichoEngine(Engine[OichoRules]):
         self.phase = "round_over"
         summary = self._summary(void=False)
         summary["owed"] = owed
-        self.results.append(DealResult(self._deal, tuple(deltas), summary))
+        self._emit(ev.Showdown(tuple(self.dealer_cards), tuple(outcomes)))
+        self._result(DealResult(self._deal, tuple(deltas), summary))
         self._after_round()
+
+    def _result(self, result: DealResult) -> None:
+        self.last_result = result
+        self._deal_ended(result)
 
     def _after_round(self) -> None:
         rules = self.rules
@@ -505,7 +538,7 @@ class OichoEngine(Engine[OichoRules]):
             else None,
         )
         p1, p2, p3, p4 = (self._pile_view(viewer, p) for p in range(1, PILES + 1))
-        last = self.results[-1] if self.results else None
+        last = self.last_result
         return {
             "phase": self.phase,
             "round_no": self._deal,

@@ -12,7 +12,13 @@ action the suite checks the engine contract:
   opening stacks plus every deal's deltas;
 * no card in ``hidden_from(seat)`` appears in ``view(seat)``, nor one in ``hidden_from(None)`` in ``public_view()``;
 * the game ends within a step bound; replaying ``record_of`` (through JSON) rebuilds the same results, stacks
-  and views, mid-game as well as at the end; fresh seeds replayed as a seed source give the same game.
+  and views, mid-game as well as at the end; fresh seeds replayed as a seed source give the same game;
+* a snapshot taken mid-game (through JSON) restores an engine equal to the original in every attribute, view
+  and legal action, and replaying the rest of the game from it gives the same results and final state;
+* ``apply`` returns events: one ``DealEnded`` per finished deal with its deltas, ``GameEnded`` exactly when
+  the game ends, and (full games, checked as each event is emitted) no event shows a card hidden from a seat
+  that may see the event;
+* a seat that acts and must act again, or comes to act, starts a new decision (``decision_id``).
 
 * every shuffle is of ``spec.deck(rules)``, the deck ``/verify`` reshuffles to show players a seed's order;
 * in games played by the game's own policy (``spec.policy``), every action it picks is legal.
@@ -33,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import json
 import os
 import random
 import types
@@ -49,6 +56,7 @@ from games.core.actions import Action, ActionFamily, AmountRange, LegalAction, i
 from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.engine import Engine, iter_cards
 from games.core.errors import IllegalAction, NotationError
+from games.core.events import DealEnded, Event, GameEnded
 from games.core.house_rules import RuleError, RuleOption, options, to_data, with_option
 from games.core.record import TableRecord
 from games.core.rng import Shuffler
@@ -67,6 +75,7 @@ FULL_EVERY = int(os.environ.get("FUDABA_CONFORMANCE_FULL_EVERY", "8"))
 QUICK_VIEW_EVERY = 20
 QUICK_REPLAY_EVERY = 4
 POLICY_RATE = 0.06
+SNAPSHOT_RATE = 0.1
 
 # Games whose refusal() accepts some actions legal_actions() does not list, and why. Everything else must list
 # every action it accepts (the bot builds its buttons from the list).
@@ -323,6 +332,9 @@ class Stats:
     cards_seen_in_views: int = 0
     views_checked: int = 0
     hidden_checked: int = 0
+    events: int = 0
+    private_events: int = 0
+    snapshots: int = 0
     round_tripped: set[Action] = field(default_factory=set, repr=False)
 
 
@@ -499,6 +511,107 @@ def check_replay(game: Game) -> None:
     assert live.stacks == engine.stacks
 
 
+def check_event(engine: Engine[Any], event: Event, stats: Stats) -> None:
+    """As an event is emitted: it shows no card hidden (at that moment) from a seat allowed to see it."""
+    assert isinstance(event, Event), f"not an event: {event!r}"
+    stats.events += 1
+    stats.private_events += not event.public
+    if event.to is not None:
+        assert event.to <= set(range(engine.seats)), f"{event!r} is for seats that do not exist"
+    shown = cards_in(event)
+    if not shown:
+        return
+    for seat in [None, *range(engine.seats)]:
+        if event.visible_to(seat):
+            leaked = engine.hidden_from(seat).intersection(shown)
+            who = "onlookers" if seat is None else f"seat {seat}"
+            assert not leaked, f"{type(event).__name__} shows {who} hidden {sorted(leaked)}: {event!r}"
+
+
+@contextlib.contextmanager
+def events_checked(game: Game, stats: Stats) -> Iterator[None]:
+    """Check every event of this game's engine as it is emitted (a class-level patch, undone afterwards)."""
+    cls = type(game.engine)
+    plain = cls._emit
+
+    def emit(self: Engine[Any], event: Event) -> None:
+        if self is game.engine:
+            check_event(self, event, stats)
+        plain(self, event)
+
+    cls._emit = emit  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        cls._emit = plain  # type: ignore[method-assign]
+
+
+def check_action_events(engine: Engine[Any], seat: int, events: list[Event], results_before: int,
+                        acting_before: frozenset[int]) -> None:
+    """What ``apply`` returned agrees with what happened; decisions begin where they should."""
+    new_results = engine.results[results_before:]
+    ended = [e for e in events if isinstance(e, DealEnded)]
+    assert [(e.deal, e.deltas) for e in ended] == [(r.deal, r.deltas) for r in new_results], (
+        f"DealEnded events {ended} do not match the deals finished {new_results}")
+    game_ended = [e for e in events if isinstance(e, GameEnded)]
+    assert len(game_ended) == (1 if engine.is_over else 0), f"GameEnded {game_ended}, over={engine.is_over}"
+    if game_ended:
+        assert game_ended[0].stacks == tuple(engine.stacks) and events[-1] is game_ended[0]
+    assert engine.decision_id(seat) == engine.serial, f"seat {seat} acted, its decision id did not change"
+    for s in engine.to_act() - acting_before:
+        assert engine.decision_id(s) == engine.serial, f"seat {s} came to act, its decision id did not change"
+    assert engine.serial >= len(engine.history)
+
+
+@dataclass
+class Snapshot:
+    """A mid-game snapshot, checked again once the game is over."""
+
+    data: dict[str, Any]
+    shuffles: int
+    history: int
+    results: int
+
+
+def take_snapshot(game: Game) -> Snapshot:
+    """Snapshot through JSON; the restored engine must equal the original in every respect now."""
+    engine, spec = game.engine, game.spec
+    data = json.loads(json.dumps(engine.snapshot()))
+    kept = list(engine.shuffler.used)
+    restored = spec.restore(game.rules, data, Shuffler(planned=kept, used=list(kept), fresh=False))
+    skip = Engine.SNAPSHOT_SKIP
+    diff = first_difference({k: v for k, v in vars(restored).items() if k not in skip},
+                            {k: v for k, v in vars(engine).items() if k not in skip}, "restored")
+    assert diff is None, f"the restored engine differs: {diff}"
+    assert restored.to_act() == engine.to_act() and restored.deal_no == engine.deal_no
+    for seat in range(engine.seats):
+        assert restored.legal_actions(seat) == engine.legal_actions(seat), f"legal actions of seat {seat} differ"
+        assert restored.decision_id(seat) == engine.decision_id(seat)
+        diff = first_difference(restored.view(seat), engine.view(seat), f"view({seat})")
+        assert diff is None, f"the restored view differs: {diff}"
+    diff = first_difference(restored.public_view(), engine.public_view(), "public_view()")
+    assert diff is None, f"the restored public view differs: {diff}"
+    assert restored.commitments() == engine.commitments(), "the restored engine lost the deal's commitments"
+    return Snapshot(data, len(kept), len(engine.history), len(engine.results))
+
+
+def check_from_snapshot(game: Game, snap: Snapshot) -> None:
+    """A record starting from the snapshot (through JSON) replays the rest of the game to the same end."""
+    engine = game.engine
+    record = record_of(engine, game.base)
+    from_snapshot = TableRecord(
+        game=record.game, rules=record.rules, stacks=record.stacks, seats=record.seats, stake=record.stake,
+        shuffles=record.shuffles, actions=record.actions[snap.history:],
+        snapshot={"state": snap.data, "used": snap.shuffles},
+    )
+    again = replay(TableRecord.loads(from_snapshot.dumps()))
+    assert again.results == engine.results[snap.results:], "results from the snapshot differ"
+    assert again.stacks == engine.stacks and again.to_act() == engine.to_act()
+    for seat in range(engine.seats):
+        diff = first_difference(again.view(seat), engine.view(seat), f"view({seat})")
+        assert diff is None, f"the view replayed from the snapshot differs: {diff}"
+
+
 def play(spec: GameSpec, index: int, stats: Stats, *, full: bool = True) -> None:
     game, rng = new_game(spec, index)
     try:
@@ -514,7 +627,31 @@ def play_checked(game: Game, rng: random.Random, stats: Stats, *, full: bool) ->
     stats.full_games += full
     stats.policy_games += use_policy
     replay_at = rng.randint(1, 60) if full else -1
+    snapshot_rate = SNAPSHOT_RATE if full or game.index % QUICK_REPLAY_EVERY == 1 else 0.0
+    snap: Snapshot | None = None
     checked = check_state(game, stats, 0, full=full)
+    for event in engine.drain_events():
+        assert isinstance(event, Event)
+    with events_checked(game, stats) if full else contextlib.nullcontext():
+        steps, snap = play_steps(game, rng, stats, full=full, use_policy=use_policy, replay_at=replay_at,
+                                 snapshot_rate=snapshot_rate, checked=checked)
+    stats.steps += steps
+    if snap is not None:
+        check_from_snapshot(game, snap)
+        stats.snapshots += 1
+    # /verify shows a seed's deck order by shuffling spec.deck(rules): it must be the deck the engine shuffled.
+    canonical = list(spec.deck(game.rules))
+    assert all(deck == canonical for deck in game.decks), "the engine shuffled another deck than spec.deck(rules)"
+    assert game.seeds_given == [s.seed for s in engine.shuffler.used], "every fresh seed is recorded, in order"
+    probe_illegal(game, rng, stats)  # at game over everything is illegal
+    if full or game.index % QUICK_REPLAY_EVERY == 0:
+        check_replay(game)
+
+
+def play_steps(game: Game, rng: random.Random, stats: Stats, *, full: bool, use_policy: bool, replay_at: int,
+               snapshot_rate: float, checked: int) -> tuple[int, Snapshot | None]:
+    engine, spec = game.engine, game.spec
+    snap: Snapshot | None = None
     steps = 0
     while not engine.is_over:
         steps += 1
@@ -528,18 +665,15 @@ def play_checked(game: Game, rng: random.Random, stats: Stats, *, full: bool) ->
             assert is_listed(action, legal), f"the policy chose {action.text!r}, not among {legal}"
         else:
             action = random_legal(legal, rng)
-        engine.apply(seat, action)
+        results_before, acting_before = len(engine.results), engine.to_act()
+        events = engine.apply(seat, action)
+        check_action_events(engine, seat, events, results_before, acting_before)
         checked = check_state(game, stats, checked, full=full)
         if steps == replay_at:
             check_replay(game)
-    stats.steps += steps
-    # /verify shows a seed's deck order by shuffling spec.deck(rules): it must be the deck the engine shuffled.
-    canonical = list(spec.deck(game.rules))
-    assert all(deck == canonical for deck in game.decks), "the engine shuffled another deck than spec.deck(rules)"
-    assert game.seeds_given == [s.seed for s in engine.shuffler.used], "every fresh seed is recorded, in order"
-    probe_illegal(game, rng, stats)  # at game over everything is illegal
-    if full or game.index % QUICK_REPLAY_EVERY == 0:
-        check_replay(game)
+        if snap is None and not engine.is_over and rng.random() < snapshot_rate:
+            snap = take_snapshot(game)
+    return steps, snap
 
 
 # ---------------------------------------------------------------- the tests
@@ -571,6 +705,8 @@ def test_random_games_keep_the_engine_contract(spec: GameSpec, chunk: int) -> No
         assert stats.hidden_checked > 0, "hidden_from() never named a card"
         assert stats.refused > 0, "no illegal action was ever tried"
         assert stats.deals > 0, "no deal ever finished"
+        assert stats.snapshots > 0, "no snapshot was ever checked"
+        assert stats.events > 0, "no event was ever checked"
     print(f"{spec.id} chunk {chunk}: {stats}")
 
 

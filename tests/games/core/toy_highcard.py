@@ -21,6 +21,7 @@ from games.core.actions import Action, ActionCodec, AmountRange, LegalAction
 from games.core.cards import FrenchCard, french_deck, parse_french
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
+from games.core.events import DealStarted, Event
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
 from games.registry import GameSpec
@@ -59,6 +60,30 @@ class Fold(Action):
 
 
 CODEC = ActionCodec([Check, Bet, Call, Fold])
+
+
+@dataclass(frozen=True)
+class Acted(Event):
+    """A seat checked, bet, called or folded (all in the open)."""
+
+    kind = "acted"
+    seat: int
+    action: str
+
+
+@dataclass(frozen=True)
+class CardDealt(Event):
+    """A seat's face-down card: only that seat sees it."""
+
+    kind = "card"
+    seat: int
+    card: FrenchCard
+
+
+@dataclass(frozen=True)
+class Showdown(Event):
+    kind = "showdown"
+    cards: tuple[FrenchCard | None, ...]
 
 
 @dataclass(frozen=True)
@@ -106,6 +131,11 @@ class HighCard(Engine[ToyRules]):
         self.called = []
         self.folded = [s for s in range(self.seats) if s not in alive]
         self.turn = self._next_alive(self.dealer)
+        self._emit(DealStarted(self._deal))
+        for s in sorted(alive):
+            card = self.hands[s]
+            assert card is not None
+            self._emit(CardDealt(s, card, to=frozenset({s})))
 
     def _next_alive(self, seat: int) -> int:
         for k in range(1, self.seats + 1):
@@ -139,14 +169,16 @@ class HighCard(Engine[ToyRules]):
         deltas = settle(debts, self.stacks, first=(self.dealer + 1) % self.seats)
         for s, d in enumerate(deltas):
             self.stacks[s] += d
-        self.results.append(
+        shown = tuple(self.hands)
+        self.hands = []
+        self._emit(Showdown(shown))
+        self._deal_ended(
             DealResult(
                 self._deal,
                 tuple(deltas),
-                {"winners": winners, "bet": self.bet, "cards": [None if c is None else c.notation for c in self.hands]},
+                {"winners": winners, "bet": self.bet, "cards": [None if c is None else c.notation for c in shown]},
             )
         )
-        self.hands = []
         self.rest = []
         self._start_deal()
 
@@ -168,6 +200,7 @@ class HighCard(Engine[ToyRules]):
         return None
 
     def _perform(self, seat: int, action: Action) -> None:
+        self._emit(Acted(seat, action.text))
         if isinstance(action, Check):
             self._finish()
             return

@@ -7,7 +7,7 @@ import copy
 import pytest
 from ofc_testkit import deal_order, dealer_order, place, play_boards, stacked, streets_of
 
-from games.core.cards import parse_french
+from games.core.cards import french_deck, parse_french
 from games.core.errors import IllegalAction
 from games.ofc.actions import CODEC, Place
 from games.ofc.board import Board
@@ -265,3 +265,51 @@ def test_card_notation_in_actions() -> None:
     assert CODEC.parse(action.text) == action
     assert isinstance(action, Place)
     assert action.discards == parse_french("2c")
+
+
+# ------------------------------------------------------------------ Fantasyland counts the pack cannot deal
+
+STAYS_C = Board.parse("3c 4d 6s / 7c 7d 7h 5s 5d / Js Jh Jd 2s 2h")  # middle full house: stays in a, b and c
+
+
+def others_from(rest: list[str], seats: list[int]) -> dict[int, Board]:
+    """Boards for the normal seats from the cards left over (they may foul: only the count matters here)."""
+    out = {}
+    for k, seat in enumerate(seats):
+        cards = rest[13 * k : 13 * k + 13]
+        out[seat] = Board.parse(f"{' '.join(cards[:3])} / {' '.join(cards[3:8])} / {' '.join(cards[8:])}")
+    return out
+
+
+@pytest.mark.parametrize(("seats", "dealt"), [(4, 13), (3, 17)])
+def test_fantasyland_count_announced_is_the_count_dealt(seats: int, dealt: int) -> None:
+    """With fl_cards_continue 17, four Turbo players need 17 + 3 x 13 = 56 cards: the stayer gets 13, and the
+    hand that earned it must announce 13, not 17. Three players fit (17 + 26), so nothing is trimmed."""
+    first = {1: B, 2: A, 3: C, 0: D} if seats == 4 else {1: B, 2: A, 0: D}
+    order = [(1 + k) % seats for k in range(seats)]
+    normals = [s for s in order if s != 2]
+    fl_cards = [c.notation for c in STAYS_C.cards()]
+    rest = [c.notation for c in french_deck() if c.notation not in fl_cards]
+    hand2 = others_from(rest, normals)
+    shuffler = stacked(
+        [
+            dealer_order(0),
+            deal_order(first, order, TURBO),
+            deal_order(hand2, order, TURBO, fl={2: " ".join(fl_cards)}),
+        ]
+    )
+    e = OFCEngine(OFCRules(variant="c", fl_cards_continue=17), [100] * seats, shuffler)
+    play_boards(e, first, TURBO)
+    assert e.results[0].summary["fantasyland_next"][2] == 13  # QQ entry: 13 in variant c
+    assert len(e.hands[2].pending) == 13
+    e.apply(2, place([(c, r) for s in streets_of(STAYS_C, [13]) for c, r in s]))
+    play_boards(e, hand2, TURBO)
+    assert e.hand_no == 3
+    announced = e.results[1].summary["fantasyland_next"]
+    assert e.last is not None and list(e.last.fantasyland_next) == announced
+    assert announced[2] == dealt
+    for seat in range(seats):
+        hand = e.hands[seat]
+        assert announced[seat] == (len(hand.pending) if hand.fantasyland else 0)
+        assert announced[seat] == hand.fl_cards
+    assert e.hands[2].discard_due == dealt - 13

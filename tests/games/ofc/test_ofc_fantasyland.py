@@ -11,7 +11,7 @@ import pytest
 from games.core.cards import FrenchCard, french_deck, parse_french
 from games.ofc.board import Board
 from games.ofc.eval import RoyaltyScheme, eval_row, is_foul
-from games.ofc.fantasyland import FL_STAY_VALUE, _stay_flags, entry_cards, solve, stays
+from games.ofc.fantasyland import FL_STAY_VALUE, _stay_flags, dealt_counts, entry_cards, solve, stays
 from games.ofc.rules import OFCRules
 from games.ofc.scoring import score_board
 
@@ -64,6 +64,26 @@ def test_stay_options_override_variant() -> None:
     assert stays(score_board(FL_BOARD, rules), rules)
     rules_c = OFCRules(variant="c", fl_stay_middle_fh="off")
     assert not stays(score_board(FL_BOARD, rules_c), rules_c)
+
+
+@pytest.mark.parametrize(
+    ("rules", "seats", "wanted", "dealt"),
+    [
+        (OFCRules(variant="c"), 4, {2: 17}, {2: 13}),  # 17 + 3 x 13 = 56 > 52
+        (OFCRules(variant="c"), 4, {0: 17, 3: 15}, {0: 13, 3: 13}),
+        (OFCRules(variant="c"), 3, {0: 17, 1: 17}, {0: 17, 1: 17}),  # 34 + 13 fits
+        (OFCRules(variant="a"), 4, {1: 13, 2: 13, 3: 13}, {1: 13, 2: 13, 3: 13}),
+        # Pineapple: a normal player takes 5 + 4 x 3 = 17 cards, and three seats of 17 still fit in 52.
+        (OFCRules(variant="d", d_pineapple_streets=True), 3, {0: 16}, {0: 16}),
+        (OFCRules(variant="d", d_pineapple_streets=True), 3, {0: 17, 1: 17, 2: 17}, {0: 17, 1: 17, 2: 17}),
+    ],
+)
+def test_dealt_counts_trim_only_what_the_pack_cannot_deal(
+    rules: OFCRules, seats: int, wanted: dict[int, int], dealt: dict[int, int]
+) -> None:
+    assert dealt_counts(wanted, seats, rules) == dealt
+    per_normal = sum(n for n, _ in rules.streets())
+    assert sum(dealt.values()) + per_normal * (seats - len(dealt)) <= 52
 
 
 # ------------------------------------------------------------------ solver
