@@ -35,10 +35,18 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     leave_lobby(table_id, user_id=None, *, position=None, key=None) -> SeatChange
     make_practice(table_id, *, actor_id=None, key=None) -> Table     # refund every buy-in, stacks become virtual
     set_away(table_id, user_id, away) -> None
-    start_table(table_id, *, record=None) -> Table       # positions renumbered 0..n-1 = engine seats
+    start_table(table_id, *, record=None, entries=()) -> Table   # positions renumbered 0..n-1 = engine seats
     save_record(table_id, record, *, message_id=None, message_created_at=None) -> None
     set_message(table_id, message_id, created_at) -> None
     settle_deal(table_id, deal_no, deltas, summary, *, key=None) -> Settlement
+
+    # the table log: what a change of a playing table writes, in one transaction, and what restarts read
+    append_step(table_id, entries, *, away=None, settle=(), checkpoint=None, close=False) -> Step
+    restart_point(table_id) -> (record JSON, [LogEntry after it])
+    table_log(table_id, *, after=0) -> list[LogEntry]; full_record(table_id) -> JSON; deal_shuffles(table_id, deal)
+    adopt_record(table_id, opening, entries) -> None      # a table stored before the log existed
+    mark_posted(table_id, deal_no); unposted_results(table_id=None) -> list[HandRecord]
+    save_panel(PanelRow); open_panels(table_id, *, since) -> list[PanelRow]; forget_panels(table_id, seat=None)
     cancel_table(table_id, *, actor_id=None, key=None) -> Closure        # lobby only, refunds
     close_table(table_id, *, actor_id=None, voided=False, key=None) -> Closure
     table_history(table_id, *, limit=20) -> list[HandRecord]
@@ -93,14 +101,18 @@ from bot.storage.models import (
     REASONS,
     Closure,
     DailyClaim,
+    DealToSettle,
     GuildConfig,
     HandRecord,
     LeaderboardEntry,
     LeaderboardPage,
+    LogEntry,
+    PanelRow,
     RuleChange,
     Seat,
     SeatChange,
     Settlement,
+    Step,
     Table,
     TableStatus,
     Transfer,
@@ -112,6 +124,7 @@ __all__ = [
     "Closure",
     "DailyClaim",
     "Database",
+    "DealToSettle",
     "GuildConfig",
     "HandRecord",
     "IdempotencyConflict",
@@ -120,11 +133,14 @@ __all__ = [
     "InvalidValue",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "LogEntry",
     "NotFound",
+    "PanelRow",
     "RuleChange",
     "Seat",
     "SeatChange",
     "Settlement",
+    "Step",
     "StorageError",
     "Table",
     "TableStatus",

@@ -46,6 +46,11 @@ class Core:
         async with self._conn.execute(sql, params) as cur:
             return cur.rowcount
 
+    async def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
+        """One statement over many parameter rows in a single round trip; the total of rows changed."""
+        async with self._conn.executemany(sql, rows) as cur:
+            return cur.rowcount
+
     async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         async with self._conn.execute(sql, params) as cur:
             rowid = cur.lastrowid
@@ -124,14 +129,51 @@ class Core:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (guild_id, reason, key, actor_id, table_id, note, now),
         )
-        # Debits first, so a refusal happens before anything was credited (it all rolls back anyway).
-        for leg in sorted(legs, key=lambda leg: leg.delta):
-            await self._apply(guild_id, leg)
-            await self._exec(
+        if legs:
+            await self._apply_legs(guild_id, legs)
+            await self._many(
                 "INSERT INTO ledger (movement_id, guild_id, account, user_id, seat_id, delta) VALUES (?, ?, ?, ?, ?, ?)",
-                (movement_id, guild_id, leg.account, leg.user_id, leg.seat_id, leg.delta),
+                [(movement_id, guild_id, leg.account, leg.user_id, leg.seat_id, leg.delta) for leg in legs],
             )
         return movement_id
+
+    async def _apply_legs(self, guild_id: int, legs: Sequence[Leg]) -> None:
+        """Apply legs with one statement per kind of account (a thread hop each, not one per leg).
+
+        Wallets and seats change through conditional updates; if fewer rows changed than there were legs,
+        one would have gone below 0 and :meth:`_apply` names it (the caller's transaction rolls back)."""
+        ordered = sorted(legs, key=lambda leg: leg.delta)  # debits first
+        wallets = [leg for leg in ordered if leg.account == "wallet"]
+        seats = [leg for leg in ordered if leg.account == "seat"]
+        accounts = [leg for leg in ordered if leg.account not in ("wallet", "seat")]
+        if wallets:
+            changed = await self._many(
+                "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
+                [(leg.delta, guild_id, leg.user_id, leg.delta) for leg in wallets],
+            )
+            if changed != len(wallets):
+                await self._refuse(guild_id, wallets)
+        if seats:
+            changed = await self._many(
+                "UPDATE seats SET stack = stack + ? WHERE id = ? AND stack + ? >= 0",
+                [(leg.delta, leg.seat_id, leg.delta) for leg in seats],
+            )
+            if changed != len(seats):
+                await self._refuse(guild_id, seats)
+        if accounts:
+            # The house and the mint have no floor (see the package docstring).
+            await self._many(
+                "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
+                [(guild_id, leg.account, leg.delta) for leg in accounts],
+            )
+
+    async def _refuse(self, guild_id: int, legs: Sequence[Leg]) -> None:
+        """Raise the error of the first leg that cannot be applied now (some legs before it may have been)."""
+        for leg in legs:
+            if leg.delta < 0:
+                await self._apply(guild_id, leg)  # raises for the one that overdraws
+        raise StorageError("storage.unbalanced", f"a movement could not be applied: {legs}")
 
     async def _apply(self, guild_id: int, leg: Leg) -> None:
         if leg.account == "wallet":
@@ -189,6 +231,7 @@ class Core:
             bots_play_for_chips=bool(row["bots_play_for_chips"]),
             give_enabled=bool(row["give_enabled"]),
             moderator_role_id=row["moderator_role_id"],
+            bot_pace_ms=row["bot_pace_ms"],
             updated_by=row["updated_by"],
             updated_at=row["updated_at"],
         )

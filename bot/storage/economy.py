@@ -28,6 +28,7 @@ CONFIG_RANGES: dict[str, tuple[int, int]] = {
     "daily_cooldown_seconds": (60, 30 * 86400),
     "turn_timer_seconds": (10, 3600),
     "moderator_role_id": (1, 2**63 - 1),
+    "bot_pace_ms": (0, 10_000),
 }
 MAX_ALLOWED_CHANNELS = 100
 _CONFIG_BOOLS = ("bots_play_for_chips", "give_enabled")
@@ -118,7 +119,7 @@ class EconomyOps(Core):
             await self._exec(
                 "INSERT OR REPLACE INTO guild_config (guild_id, starting_balance, daily_amount, daily_cooldown_seconds,"
                 " turn_timer_seconds, allowed_channel_ids, bots_play_for_chips, give_enabled, moderator_role_id,"
-                " updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " bot_pace_ms, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     config.starting_balance,
@@ -129,6 +130,7 @@ class EconomyOps(Core):
                     int(config.bots_play_for_chips),
                     int(config.give_enabled),
                     config.moderator_role_id,
+                    config.bot_pace_ms,
                     actor_id,
                     now,
                 ),

@@ -41,6 +41,8 @@ class GuildConfig:
     bots_play_for_chips: bool = False
     give_enabled: bool = False
     moderator_role_id: int | None = None
+    bot_pace_ms: int = 1200
+    """How long bot players (and players marked away) wait before each move, so people can follow the game."""
     updated_by: int | None = None
     updated_at: float | None = None
 
@@ -93,10 +95,16 @@ class Seat:
     buy_in: int
     away: bool
     joined_at: float
+    display_name: str | None = None
+    """The member's name when they sat down (a bot's name for a bot)."""
 
     @property
     def is_bot(self) -> bool:
         return self.user_id is None
+
+    @property
+    def name(self) -> str:
+        return self.bot_name or self.display_name or f"player {self.user_id}"
 
 
 @dataclass(frozen=True)
@@ -121,6 +129,10 @@ class Table:
     seats: tuple[Seat, ...] = ()
     lang: str = "en"
     """The language of the table's public messages ("en" or "ja")."""
+    opening: str | None = None
+    """The record as the table opened (JSON, no shuffles or actions); ``record`` is the one to restart from."""
+    checkpoint_seq: int = 0
+    """The last log row ``record`` includes."""
 
     @property
     def active(self) -> bool:
@@ -193,6 +205,48 @@ class HandRecord:
     summary: dict[str, Any]
     created_at: float
     position: int | None = None  # set when queried for one member: their seat position
+    posted: bool = True
+    """Whether the results message reached the channel (it is retried until it does)."""
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of a table's log: an action (``seat``, ``body`` its text) or a shuffle (``deal``, ``body`` JSON)."""
+
+    seq: int
+    kind: Literal["action", "shuffle"]
+    body: str
+    seat: int | None = None
+    deal: int | None = None
+
+
+@dataclass(frozen=True)
+class DealToSettle:
+    """A finished deal for :meth:`append_step`: chips by seat position (summing to 0) and its summary."""
+
+    deal_no: int
+    deltas: tuple[int, ...]
+    summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one :meth:`append_step` wrote, in one transaction."""
+
+    settlements: tuple[Settlement, ...] = ()
+    closure: Closure | None = None
+
+
+@dataclass(frozen=True)
+class PanelRow:
+    """A seat's latest private panel: enough to edit it (through its interaction token) after a restart."""
+
+    table_id: int
+    seat: int
+    application_id: int
+    token: str
+    locale: str
+    opened_at: float
 
 
 @dataclass(frozen=True)

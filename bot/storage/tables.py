@@ -21,10 +21,14 @@ from bot.storage.errors import InvalidState, InvalidValue, NotFound, StorageErro
 from bot.storage.models import (
     ACTIVE_STATUSES,
     Closure,
+    DealToSettle,
     HandRecord,
+    LogEntry,
+    PanelRow,
     Seat,
     SeatChange,
     Settlement,
+    Step,
     Table,
     TableStatus,
     dump_outcome,
@@ -45,6 +49,7 @@ def _seat(row: aiosqlite.Row) -> Seat:
         buy_in=row["buy_in"],
         away=bool(row["away"]),
         joined_at=row["joined_at"],
+        display_name=row["display_name"],
     )
 
 
@@ -67,6 +72,8 @@ def _table(row: aiosqlite.Row, seats: Sequence[Seat]) -> Table:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         seats=tuple(seats),
+        opening=row["opening"],
+        checkpoint_seq=row["checkpoint_seq"],
     )
 
 
@@ -81,6 +88,7 @@ def _hand(row: aiosqlite.Row, position: int | None = None) -> HandRecord:
         summary=json.loads(row["summary"]),
         created_at=row["created_at"],
         position=position,
+        posted=bool(row["posted"]),
     )
 
 
@@ -189,6 +197,7 @@ class TableOps(Core):
         max_seats: int | None,
         key: str,
         now: float,
+        display_name: str | None = None,
     ) -> SeatChange:
         buy_in = table.buy_in if buy_in is None else buy_in
         check_amount(buy_in)
@@ -204,9 +213,10 @@ class TableOps(Core):
             wallet_balance = wallet.balance - buy_in
         # A practice stack is virtual: it starts full and no movement funds it.
         seat_id = await self._insert(
-            "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now),
+            "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at, display_name)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now,
+             display_name if user_id is not None else bot_name),
         )
         legs: list[Leg] = []
         if not table.practice:  # _move refuses (InsufficientFunds) a buy-in the wallet cannot pay
@@ -228,8 +238,10 @@ class TableOps(Core):
         buy_in: int | None = None,
         max_seats: int | None = None,
         key: str | None = None,
+        display_name: str | None = None,
     ) -> SeatChange:
         """Seat a member in the lobby, moving the buy-in (default: the table's) from their wallet to the stack.
+        The seat's position is the lowest free one: the table's seat order is the order of positions.
 
         Raises :class:`InsufficientFunds` if the wallet cannot pay, ``storage.already_seated``,
         ``storage.table_full`` (when ``max_seats`` is given) or ``storage.table_not_active``.
@@ -244,7 +256,8 @@ class TableOps(Core):
                     "storage.already_seated", f"user {user_id} is already at table {table_id}", table_id=table_id
                 )
             return await self._take_seat(
-                table, user_id=user_id, bot_name=None, buy_in=buy_in, max_seats=max_seats, key=key, now=now
+                table, user_id=user_id, bot_name=None, buy_in=buy_in, max_seats=max_seats, key=key, now=now,
+                display_name=display_name,
             )
 
     async def add_bot_seat(
@@ -354,8 +367,12 @@ class TableOps(Core):
                 raise NotFound("storage.not_seated", f"user {user_id} is not at table {table_id}", table_id=table_id)
             await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
 
-    async def start_table(self, table_id: int, *, record: str | None = None) -> Table:
-        """Lobby → playing. Seat positions are renumbered 0..n-1 in order: they are the engine's seat indices."""
+    async def start_table(self, table_id: int, *, record: str | None = None,
+                          entries: Sequence[LogEntry] = ()) -> Table:
+        """Lobby → playing. Seat positions are renumbered 0..n-1 in order: they are the engine's seat indices.
+
+        ``record`` is the opening record (JSON, without shuffles or actions) and ``entries`` the log rows of
+        the steps the engine made by itself as the table opened (the first shuffles)."""
         async with self._write() as now:
             table = await self._active(table_id, "lobby")
             # Ascending order never collides: each seat moves down into a position already vacated.
@@ -363,9 +380,15 @@ class TableOps(Core):
                 if seat.position != index:
                     await self._exec("UPDATE seats SET position = ? WHERE id = ?", (index, seat.id))
             await self._exec(
-                "UPDATE tables SET status = 'playing', record = coalesce(?, record), updated_at = ? WHERE id = ?",
-                (record, now, table_id),
+                "UPDATE tables SET status = 'playing', record = coalesce(?, record), opening = coalesce(?, opening),"
+                " checkpoint_seq = 0, updated_at = ? WHERE id = ?",
+                (record, record, now, table_id),
             )
+            if entries:
+                await self._many(
+                    "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
+                )
             return await self._table_row(table_id)
 
     async def save_record(
@@ -413,67 +436,243 @@ class TableOps(Core):
         would drive a stack below 0 is refused (``storage.settlement_overdraws_stack``) and changes
         nothing. The default key ``settle:<table>:<deal>`` makes a repeated call a no-op.
         """
+        async with self._write() as now:
+            return await self._settle(table_id, deal_no, deltas, summary, key, now)
+
+    async def _settle(
+        self, table_id: int, deal_no: int, deltas: Sequence[int], summary: Mapping[str, Any], key: str | None,
+        now: float,
+    ) -> Settlement:
+        """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`)."""
         key = key or f"settle:{table_id}:{deal_no}"
         deltas = [int(d) for d in deltas]
         summary_json = json.dumps(dict(summary), ensure_ascii=False, separators=(",", ":"))
-        async with self._write() as now:
-            if (stored := await self._replayed(key, "settlement")) is not None:
-                return load_outcome(Settlement, stored)
-            table = await self._active(table_id, "playing")
-            seats = table.seats
-            if len(deltas) != len(seats):
+        if (stored := await self._replayed(key, "settlement")) is not None:
+            return load_outcome(Settlement, stored)
+        table = await self._active(table_id, "playing")
+        seats = table.seats
+        if len(deltas) != len(seats):
+            raise InvalidValue(
+                "storage.settlement_seat_mismatch",
+                f"{len(deltas)} deltas for {len(seats)} seats",
+                deltas=len(deltas),
+                seats=len(seats),
+            )
+        if sum(deltas) != 0:
+            raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)}", total=sum(deltas))
+        for seat, delta in zip(seats, deltas, strict=True):
+            if seat.stack + delta < 0:
                 raise InvalidValue(
-                    "storage.settlement_seat_mismatch",
-                    f"{len(deltas)} deltas for {len(seats)} seats",
-                    deltas=len(deltas),
-                    seats=len(seats),
+                    "storage.settlement_overdraws_stack",
+                    f"seat {seat.position} has {seat.stack} chips, cannot lose {-delta}",
+                    position=seat.position,
+                    stack=seat.stack,
+                    delta=delta,
                 )
-            if sum(deltas) != 0:
-                raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)}", total=sum(deltas))
-            for seat, delta in zip(seats, deltas, strict=True):
-                if seat.stack + delta < 0:
-                    raise InvalidValue(
-                        "storage.settlement_overdraws_stack",
-                        f"seat {seat.position} has {seat.stack} chips, cannot lose {-delta}",
-                        position=seat.position,
-                        stack=seat.stack,
-                        delta=delta,
-                    )
-            legs = [Leg("seat", d, user_id=s.user_id, seat_id=s.id) for s, d in zip(seats, deltas, strict=True)]
-            if table.practice:
-                for leg in legs:
-                    if leg.delta:
-                        await self._apply(table.guild_id, leg)  # virtual stacks: no ledger legs
-                legs = []
-            movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
-            try:
-                hand_id = await self._insert(
-                    "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
+        legs = [Leg("seat", d, user_id=s.user_id, seat_id=s.id) for s, d in zip(seats, deltas, strict=True)]
+        if table.practice:
+            changed = [leg for leg in legs if leg.delta]
+            if changed:
+                await self._apply_legs(table.guild_id, changed)  # virtual stacks: no ledger legs
+            legs = []
+        movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
+        try:
+            hand_id = await self._insert(
+                "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
+            )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidState(
+                "storage.deal_already_settled",
+                f"deal {deal_no} of table {table_id} is already settled",
+                table_id=table_id,
+                deal_no=deal_no,
+            ) from exc
+        if not table.practice:
+            stats = [
+                (table.guild_id, seat.user_id, table.game, delta, now)
+                for seat, delta in zip(seats, deltas, strict=True)
+                if seat.user_id is not None
+            ]
+            if stats:
+                await self._many(
+                    "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
+                    " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
+                    " net = net + excluded.net, deals_played = deals_played + 1, updated_at = excluded.updated_at",
+                    stats,
                 )
-            except sqlite3.IntegrityError as exc:
-                raise InvalidState(
-                    "storage.deal_already_settled",
-                    f"deal {deal_no} of table {table_id} is already settled",
-                    table_id=table_id,
-                    deal_no=deal_no,
-                ) from exc
-            if not table.practice:
-                for seat, delta in zip(seats, deltas, strict=True):
-                    if seat.user_id is None:
-                        continue
-                    await self._exec(
-                        "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
-                        " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
-                        " net = net + excluded.net, deals_played = deals_played + 1, updated_at = excluded.updated_at",
-                        (table.guild_id, seat.user_id, table.game, delta, now),
+        stacks = tuple(s.stack + d for s, d in zip(seats, deltas, strict=True))
+        result = Settlement(table_id, deal_no, hand_id, movement_id, tuple(deltas), stacks)
+        await self._set_outcome(movement_id, dump_outcome(result))
+        return result
+
+    # ------------------------------------------------------------------ the table log
+
+    async def append_step(
+        self,
+        table_id: int,
+        entries: Sequence[LogEntry],
+        *,
+        away: Mapping[int, bool] | None = None,
+        settle: Sequence[DealToSettle] = (),
+        checkpoint: tuple[str, int] | None = None,
+        close: bool = False,
+    ) -> Step:
+        """Everything one change of a playing table writes, as one transaction: its log rows (actions and the
+        shuffles they made), seats marked away or back (by position), the deals it finished (as
+        :meth:`settle_deal`), a new restart point (``(record JSON, last log seq it includes)``) and, when
+        the game ended, the closing (every stack paid back, as :meth:`close_table`).
+
+        Nothing is written if any part is refused; the log's ``(table, seq)`` key refuses a row written twice.
+        """
+        async with self._write() as now:
+            await self._active(table_id, "playing")
+            if entries:
+                try:
+                    await self._many(
+                        "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
+                        [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
                     )
-            await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
-            stacks = tuple(s.stack + d for s, d in zip(seats, deltas, strict=True))
-            result = Settlement(table_id, deal_no, hand_id, movement_id, tuple(deltas), stacks)
-            await self._set_outcome(movement_id, dump_outcome(result))
-            return result
+                except sqlite3.IntegrityError as exc:
+                    raise InvalidState(
+                        "storage.log_conflict", f"table {table_id}: log rows already written ({exc})", table_id=table_id
+                    ) from exc
+            if away:
+                await self._many(
+                    "UPDATE seats SET away = ? WHERE table_id = ? AND position = ? AND left_at IS NULL",
+                    [(int(flag), table_id, position) for position, flag in away.items()],
+                )
+            settlements = []
+            for deal in settle:
+                settlements.append(await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now))
+            if checkpoint is not None:
+                record, seq = checkpoint
+                await self._exec(
+                    "UPDATE tables SET record = ?, checkpoint_seq = ?, updated_at = ? WHERE id = ?",
+                    (record, seq, now, table_id),
+                )
+            closure = None
+            if close:
+                key = f"close:{table_id}"
+                closure = await self._finish(await self._table_row(table_id), "ended", "cash_out", key, None, now)
+            elif not settle and checkpoint is None:
+                await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+            return Step(tuple(settlements), closure)
+
+    async def table_log(self, table_id: int, *, after: int = 0) -> list[LogEntry]:
+        """The table's log rows after ``seq`` (all of them by default), in order."""
+        async with self._read():
+            rows = await self._all(
+                "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, after),
+            )
+        return [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
+
+    async def restart_point(self, table_id: int) -> tuple[str | None, int, list[LogEntry]]:
+        """What a restart replays: the stored record (the opening, or the last snapshot), the last log row it
+        includes, and the log after it, read together so they agree."""
+        async with self._read():
+            row = await self._one("SELECT record, checkpoint_seq FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+            rows = await self._all(
+                "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq",
+                (table_id, row["checkpoint_seq"]),
+            )
+        entries = [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
+        return row["record"], row["checkpoint_seq"], entries
+
+    async def full_record(self, table_id: int) -> str | None:
+        """The whole record from the opening deal (JSON), for verification and ``python -m games replay``;
+        None for a table that never started."""
+        async with self._read():
+            row = await self._one("SELECT opening, record FROM tables WHERE id = ?", (table_id,))
+            if row is None:
+                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+            rows = await self._all(
+                "SELECT kind, seat, body FROM table_log WHERE table_id = ? ORDER BY seq", (table_id,)
+            )
+        if row["opening"] is None:
+            whole: str | None = row["record"]  # a table from before the log: its record is whole
+            return whole
+        data = json.loads(row["opening"])
+        data["shuffles"] = [json.loads(r["body"]) for r in rows if r["kind"] == "shuffle"]
+        data["actions"] = [[r["seat"], r["body"]] for r in rows if r["kind"] == "action"]
+        return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+    async def deal_shuffles(self, table_id: int, deal_no: int) -> list[dict[str, Any]]:
+        """The shuffles of one deal (JSON objects), in order."""
+        async with self._read():
+            rows = await self._all(
+                "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
+                (table_id, deal_no),
+            )
+        return [json.loads(r["body"]) for r in rows]
+
+    async def adopt_record(self, table_id: int, opening: str, entries: Sequence[LogEntry]) -> None:
+        """Move a table stored before the log existed (one whole record) into the log: its opening and rows."""
+        async with self._write() as now:
+            await self._active(table_id, "playing")
+            if await self._scalar("SELECT 1 FROM table_log WHERE table_id = ? LIMIT 1", (table_id,)):
+                return
+            await self._many(
+                "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
+            )
+            await self._exec(
+                "UPDATE tables SET opening = ?, record = ?, checkpoint_seq = 0, updated_at = ? WHERE id = ?",
+                (opening, opening, now, table_id),
+            )
+
+    # ------------------------------------------------------------------ results owed to the channel
+
+    async def mark_posted(self, table_id: int, deal_no: int) -> None:
+        """The results message of a deal reached the channel."""
+        async with self._write():
+            await self._exec(
+                "UPDATE hand_history SET posted = 1 WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+            )
+
+    async def unposted_results(self, table_id: int | None = None) -> list[HandRecord]:
+        """Settled deals whose results message has not reached the channel yet (of one table, or all), oldest first."""
+        async with self._read():
+            where = "posted = 0" + ("" if table_id is None else " AND table_id = ?")
+            rows = await self._all(
+                f"SELECT * FROM hand_history WHERE {where} ORDER BY table_id, deal_no",
+                () if table_id is None else (table_id,),
+            )
+        return [_hand(r) for r in rows]
+
+    # ------------------------------------------------------------------ open private panels
+
+    async def save_panel(self, panel: PanelRow) -> None:
+        """Remember a seat's latest private panel (replacing its previous one)."""
+        async with self._write():
+            await self._exec(
+                "INSERT OR REPLACE INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
+            )
+
+    async def open_panels(self, table_id: int, *, since: float) -> list[PanelRow]:
+        """The table's panels opened after ``since`` (older interaction tokens no longer work)."""
+        async with self._read():
+            rows = await self._all(
+                "SELECT * FROM table_panels WHERE table_id = ? AND opened_at > ? ORDER BY seat", (table_id, since)
+            )
+        return [
+            PanelRow(r["table_id"], r["seat"], r["application_id"], r["token"], r["locale"], r["opened_at"])
+            for r in rows
+        ]
+
+    async def forget_panels(self, table_id: int, seat: int | None = None) -> None:
+        """Drop a seat's remembered panel (or every one of the table's)."""
+        async with self._write():
+            if seat is None:
+                await self._exec("DELETE FROM table_panels WHERE table_id = ?", (table_id,))
+            else:
+                await self._exec("DELETE FROM table_panels WHERE table_id = ? AND seat = ?", (table_id, seat))
 
     # ------------------------------------------------------------------ closing
 
@@ -538,6 +737,13 @@ class TableOps(Core):
                 "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
             )
         return [_hand(r) for r in rows]
+
+    async def deal_settled(self, table_id: int, deal_no: int) -> bool:
+        """Whether a deal of the table has been settled (its seeds may be shown)."""
+        async with self._read():
+            return bool(await self._scalar(
+                "SELECT 1 FROM hand_history WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+            ))
 
     async def member_history(self, guild_id: int, user_id: int, *, limit: int = 20) -> list[HandRecord]:
         """The member's most recent settled deals in the guild, newest first, with their seat position."""
