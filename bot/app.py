@@ -13,7 +13,7 @@ from discord.ext import commands
 from bot.i18n.translator import CatalogTranslator
 from bot.render.runner import warm_up
 from bot.storage import Database
-from bot.tables.components import DYNAMIC_ITEMS
+from bot.tables.components import Router
 from bot.tables.manager import TableManager
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,8 @@ class FudabaBot(commands.Bot):
         clock: Callable[[], float] = time.time,
         edit_interval: float = 1.0,
         lobby_timeout: float = 900.0,
+        bot_pace: float | None = None,
+        edits_per_second: float = 40.0,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
     ) -> None:
@@ -42,6 +44,9 @@ class FudabaBot(commands.Bot):
         self.clock = clock
         self._edit_interval = edit_interval
         self._lobby_timeout = lobby_timeout
+        self._bot_pace = bot_pace
+        self._edits_per_second = edits_per_second
+        self._component_classes: list[type[discord.ui.DynamicItem[Any]]] = []
         self._sync_commands = sync_commands
         self._dev_guild_id = dev_guild_id
 
@@ -55,9 +60,11 @@ class FudabaBot(commands.Bot):
 
         for cog in COGS:
             await self.add_cog(cog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tables = TableManager(self, clock=self.clock, edit_interval=self._edit_interval,
-                                   lobby_timeout=self._lobby_timeout)
+                                   lobby_timeout=self._lobby_timeout, bot_pace=self._bot_pace,
+                                   edits_per_second=self._edits_per_second)
+        # Every table component press and modal is answered by one router, from its custom id.
+        self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
         await warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
         if self._sync_commands:
@@ -66,6 +73,11 @@ class FudabaBot(commands.Bot):
                 guild = discord.Object(self._dev_guild_id)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Components of other features (leaderboard and rules pages); the table router leaves their ids alone."""
+        self._component_classes.extend(items)
+        super().add_dynamic_items(*items)
 
     async def is_moderator(self, interaction: discord.Interaction) -> bool:
         """Manage Server, or the guild's configured moderator role."""

@@ -60,6 +60,7 @@ def config_lines(config: GuildConfig, locale: object) -> list[tuple[str, str]]:
         (t("moderation.f_daily_amount", locale), _chips(config.daily_amount)),
         (t("moderation.f_daily_cooldown", locale), _duration(config.daily_cooldown_seconds, locale)),
         (t("moderation.f_turn_timer", locale), t("moderation.seconds", locale, n=config.turn_timer_seconds)),
+        (t("moderation.f_bot_pace", locale), t("moderation.seconds", locale, n=f"{config.bot_pace_ms / 1000:g}")),
         (t("moderation.f_bots_for_chips", locale), _on_off(config.bots_play_for_chips, locale)),
         (t("moderation.f_give_enabled", locale), _on_off(config.give_enabled, locale)),
         (t("moderation.f_moderator_role", locale), role),
@@ -212,6 +213,7 @@ class ModerationCog(commands.Cog):
         daily_amount=L("Chips paid by /daily (0–1,000,000,000)", "cmd_economy.cfg_daily_amount"),
         daily_cooldown_hours=L("Hours between two /daily claims (1–720)", "cmd_economy.cfg_daily_cooldown"),
         turn_timer=L("Seconds a player has to act before being marked away (10–3600)", "cmd_economy.cfg_turn_timer"),
+        bot_pace=L("Seconds between bot players' moves, so people can follow them (0–10)", "cmd_economy.cfg_bot_pace"),
         bots_for_chips=L("Whether bot players may sit at tables played for chips", "cmd_economy.cfg_bots_for_chips"),
         give_enabled=L("Whether members may /give chips to each other", "cmd_economy.cfg_give_enabled"),
         moderator_role=L("A role whose members count as moderators here", "cmd_economy.cfg_moderator_role"),
@@ -227,6 +229,7 @@ class ModerationCog(commands.Cog):
         daily_amount: app_commands.Range[int, 0, MAX_CHIPS] | None = None,
         daily_cooldown_hours: app_commands.Range[int, 1, MAX_COOLDOWN_HOURS] | None = None,
         turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
+        bot_pace: app_commands.Range[float, 0.0, 10.0] | None = None,
         bots_for_chips: bool | None = None,
         give_enabled: bool | None = None,
         moderator_role: discord.Role | None = None,
@@ -243,6 +246,8 @@ class ModerationCog(commands.Cog):
             changes["daily_cooldown_seconds"] = daily_cooldown_hours * HOUR
         if turn_timer is not None:
             changes["turn_timer_seconds"] = turn_timer
+        if bot_pace is not None:
+            changes["bot_pace_ms"] = round(bot_pace * 1000)
         if bots_for_chips is not None:
             changes["bots_play_for_chips"] = bots_for_chips
         if give_enabled is not None:

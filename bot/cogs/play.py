@@ -15,7 +15,7 @@ from bot.i18n import t
 from bot.i18n.translator import L
 from bot.ui import adapters
 from games.core.record import TableRecord
-from games.core.rng import commitment, seeded_shuffle
+from games.core.rng import Shuffle, commitment, seeded_shuffle
 from games.registry import all_games
 
 if TYPE_CHECKING:
@@ -65,15 +65,15 @@ class PlayCog(commands.Cog):
         if interaction.user.id != live.host_id and not await self.bot.is_moderator(interaction):
             raise UserError("table.host_only")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.tables.stop(live, by=interaction.user.id)
-        await interaction.followup.send(t("table.stopped_ack", interaction.locale), ephemeral=True)
+        said = await self.bot.tables.stop(live, by=interaction.user.id)
+        await interaction.followup.send(t(said + "_ack", interaction.locale), ephemeral=True)
 
     @table.command(name="show", description=L("Post the table in this channel again at the bottom", "cmd.table_show"))
     @guarded
     async def table_show(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         live = self.bot.tables.in_channel(interaction.channel_id)
-        if live is None or live.engine is None:
+        if live is None or live.status != "playing":
             raise UserError("table.none_here")
         self.bot.tables.repost(live)
         await interaction.response.send_message(t("table.reposted", interaction.locale), ephemeral=True)
@@ -88,10 +88,12 @@ class PlayCog(commands.Cog):
         row = await self.bot.db.get_table(table_id)
         if row is None or row.guild_id != interaction.guild_id or not row.record:
             raise UserError("verify.unknown_table")
-        record = TableRecord.loads(row.record)
-        settled = {h.deal_no for h in await self.bot.db.table_history(table_id, limit=1_000_000)}
-        finished = deal in settled or not row.active
-        shuffles = [s for s in record.shuffles if s.deal == deal]
+        record = TableRecord.loads(row.opening or row.record)
+        if row.opening is not None:
+            shuffles = [Shuffle.from_json(s) for s in await self.bot.db.deal_shuffles(table_id, deal)]
+        else:  # a table stored before the log: its record holds every shuffle
+            shuffles = [s for s in record.shuffles if s.deal == deal]
+        finished = not row.active or await self.bot.db.deal_settled(table_id, deal)
         if not shuffles or not finished:
             raise UserError("verify.not_finished")
         lines = []

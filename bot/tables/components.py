@@ -1,133 +1,159 @@
-"""Every button and select of a table as a ``DynamicItem``: the custom id carries the table, the
-deal and the verb, so components keep working after a restart and stale ones are recognised.
+"""Discord components of the tables, and the one router every table component press and modal goes through.
 
-Ids (at most 100 characters):
-``fdb:<table>:lobby:<verb>`` lobby buttons · ``fdb:<table>:t:<verb>`` public table buttons ·
-``fdb:<table>:<deal>:a:<action text, spaces as ~>`` an engine action on a private panel ·
-``fdb:<table>:<deal>:u:<verb>:<arg>`` a UI step on a private panel · ``fdb:<table>:<deal>:s:<verb>`` a select.
+The bot never keeps a ``View`` object for a table component: every view is stopped before it is sent, and
+each press arrives here through :func:`route` (a listener for every interaction), which reads the custom id
+strictly (:mod:`bot.tables.ids`) and answers every press, a stale, forged or malformed one included. So the
+buttons work the same after a restart, and no press ever goes unanswered ("This interaction failed").
 """
 
 from __future__ import annotations
 
-import re
+import logging
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.errors import guarded
+from bot.errors import answer_error, apologise
+from bot.i18n import t
+from bot.tables import ids
+from bot.ui.panel import Button, Rendered, Select
 
 if TYPE_CHECKING:
-    from bot.app import FudabaBot
+    from bot.tables.manager import TableManager
+    from bot.tables.session import TableSession
+
+log = logging.getLogger(__name__)
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
-def action_id(table_id: int, deal: int, action_text: str) -> str:
-    return f"fdb:{table_id}:{deal}:a:{action_text.replace(' ', '~')}"[:100]
+def _stopped(view: discord.ui.View) -> discord.ui.View:
+    # The components are dispatched by custom id (see route): a stopped view is not kept by discord.py, which
+    # would otherwise run a timeout task for every message sent.
+    view.stop()
+    return view
 
 
-def ui_id(table_id: int, deal: int, verb: str, arg: str = "") -> str:
-    return f"fdb:{table_id}:{deal}:u:{verb}:{arg}"[:100]
+def panel_view(rendered: Rendered) -> discord.ui.View:
+    """A private panel's components as a view (rows as drawn by bot.ui.panel)."""
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(rendered.rows):
+        for item in row:
+            if isinstance(item, Button):
+                view.add_item(discord.ui.Button(
+                    label=item.label or None, custom_id=item.custom_id[:100], style=STYLES.get(item.style,
+                    discord.ButtonStyle.secondary), disabled=item.disabled, emoji=item.emoji, row=row_index))
+            elif isinstance(item, Select):
+                options = [discord.SelectOption(label=o.label[:100], value=o.value[:100], default=o.default,
+                                                description=(o.description or None) and o.description[:100])
+                           for o in item.options]
+                if not options:
+                    continue
+                view.add_item(discord.ui.Select(
+                    custom_id=item.custom_id[:100], placeholder=item.placeholder or None, options=options,
+                    min_values=min(item.min_values, len(options)), max_values=max(1, min(item.max_values, len(options))),
+                    disabled=item.disabled, row=row_index))
+    return _stopped(view)
 
 
-def select_id(table_id: int, deal: int, verb: str) -> str:
-    return f"fdb:{table_id}:{deal}:s:{verb}"
+def table_view(session: TableSession) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    lang = session.lang
+    view.add_item(discord.ui.Button(label=t("table.my_hand", lang), custom_id=ids.table(session.id, "hand"),
+                                    style=discord.ButtonStyle.primary, emoji="🂠"))
+    view.add_item(discord.ui.Button(label=t("table.stop", lang), custom_id=ids.table(session.id, "stop"),
+                                    style=discord.ButtonStyle.danger))
+    return _stopped(view)
 
 
-def _bot(interaction: discord.Interaction) -> FudabaBot:
-    return interaction.client  # type: ignore[return-value]
+def lobby_view(session: TableSession) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    lang = session.lang
+    for verb, key, style, emoji in (
+        ("join", "lobby.join", discord.ButtonStyle.success, None),
+        ("leave", "lobby.leave", discord.ButtonStyle.secondary, None),
+        ("bot", "lobby.add_bot", discord.ButtonStyle.secondary, "🤖"),
+        ("start", "lobby.start", discord.ButtonStyle.primary, None),
+        ("cancel", "lobby.cancel", discord.ButtonStyle.danger, None),
+    ):
+        view.add_item(discord.ui.Button(label=t(key, lang), custom_id=ids.lobby(session.id, verb), style=style,
+                                        emoji=emoji))
+    return _stopped(view)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fdb:(?P<tid>\d+):lobby:(?P<verb>[a-z]+)"):
-    def __init__(self, table_id: int, verb: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 disabled: bool = False, emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or verb, style=style, custom_id=f"fdb:{table_id}:lobby:{verb}",
-                                           disabled=disabled, emoji=emoji))
-        self.table_id = table_id
-        self.verb = verb
+class AmountModal(discord.ui.Modal):
+    """Type an amount; the submission is routed by its custom id like any component (it works after a restart)."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["tid"]), match["verb"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tables.on_lobby(interaction, self.table_id, self.verb)
+    def __init__(self, custom_id: str, title: str, label: str, hint: str) -> None:
+        super().__init__(title=title[:45], timeout=None, custom_id=custom_id[:100])
+        self.add_item(discord.ui.TextInput(label=label[:45], placeholder=hint[:100] or None, max_length=24,
+                                           required=True, custom_id="amount"))
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fdb:(?P<tid>\d+):t:(?P<verb>[a-z]+)"):
-    def __init__(self, table_id: int, verb: str, label: str = "", style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-                 emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or verb, style=style, custom_id=f"fdb:{table_id}:t:{verb}", emoji=emoji))
-        self.table_id = table_id
-        self.verb = verb
+def modal_values(interaction: discord.Interaction) -> dict[str, str]:
+    """The text inputs of a submitted modal, by custom id."""
+    values: dict[str, str] = {}
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> TableButton:
-        return cls(int(match["tid"]), match["verb"])
+    def walk(items: Any) -> None:
+        for item in items or []:
+            if not isinstance(item, dict):
+                continue
+            if "custom_id" in item and "value" in item:
+                values[str(item["custom_id"])] = str(item.get("value") or "")
+            walk(item.get("components"))
+            if isinstance(item.get("component"), dict):
+                walk([item["component"]])
 
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tables.on_table_button(interaction, self.table_id, self.verb)
-
-
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fdb:(?P<tid>\d+):(?P<deal>\d+):a:(?P<act>.+)"):
-    def __init__(self, table_id: int, deal: int, action_text: str, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-                 row: int | None = None, emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or action_text, style=style, disabled=disabled, row=row,
-                                           custom_id=action_id(table_id, deal, action_text), emoji=emoji))
-        self.table_id = table_id
-        self.deal = deal
-        self.action_text = action_text
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> ActionButton:
-        return cls(int(match["tid"]), int(match["deal"]), match["act"].replace("~", " "))
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tables.on_action(interaction, self.table_id, self.deal, self.action_text)
+    walk(_data(interaction).get("components"))
+    return values
 
 
-class UIButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fdb:(?P<tid>\d+):(?P<deal>\d+):u:(?P<verb>[a-z]+):(?P<arg>.*)"):
-    def __init__(self, table_id: int, deal: int, verb: str, arg: str = "", label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
-                 row: int | None = None, emoji: str | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or verb, style=style, disabled=disabled, row=row,
-                                           custom_id=ui_id(table_id, deal, verb, arg), emoji=emoji))
-        self.table_id = table_id
-        self.deal = deal
-        self.verb = verb
-        self.arg = arg
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> UIButton:
-        return cls(int(match["tid"]), int(match["deal"]), match["verb"], match["arg"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _bot(interaction).tables.on_ui(interaction, self.table_id, self.deal, self.verb, self.arg)
+def _data(interaction: discord.Interaction) -> dict[str, Any]:
+    return dict(interaction.data or {})
 
 
-class UISelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fdb:(?P<tid>\d+):(?P<deal>\d+):s:(?P<verb>[a-z]+)"):
-    def __init__(self, table_id: int, deal: int, verb: str, options: list[discord.SelectOption] | None = None,
-                 placeholder: str | None = None, row: int | None = None, min_values: int = 1, max_values: int = 1,
-                 disabled: bool = False) -> None:
-        super().__init__(discord.ui.Select(custom_id=select_id(table_id, deal, verb), placeholder=placeholder,
-                                           options=options or [discord.SelectOption(label="-", value="-")], row=row,
-                                           min_values=min_values, max_values=max_values, disabled=disabled))
-        self.table_id = table_id
-        self.deal = deal
-        self.verb = verb
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]) -> UISelect:
-        return cls(int(match["tid"]), int(match["deal"]), match["verb"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values", [])  # type: ignore[union-attr]
-        value = ",".join(str(v) for v in values)  # a multi-select sends several
-        await _bot(interaction).tables.on_ui(interaction, self.table_id, self.deal, self.verb, value)
+def select_values(interaction: discord.Interaction) -> list[str]:
+    return [str(v) for v in _data(interaction).get("values", [])]
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (LobbyButton, TableButton, ActionButton, UIButton, UISelect)
+class Router:
+    """Answers every component press and modal submission that belongs to the tables."""
+
+    def __init__(self, manager: TableManager, others: Callable[[], Sequence[Any]]) -> None:
+        self.manager = manager
+        self.others = others
+        """Component classes of other features (the leaderboard and rules pages), which answer their own ids."""
+
+    def _theirs(self, custom_id: str) -> bool:
+        for cls in self.others():
+            template = getattr(cls, "__discord_ui_compiled_template__", None)
+            if template is not None and template.fullmatch(custom_id):
+                return True
+        return False
+
+    async def route(self, interaction: discord.Interaction) -> None:
+        kind = interaction.type
+        if kind not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+            return
+        custom_id = str(_data(interaction).get("custom_id", ""))
+        if self._theirs(custom_id):
+            return
+        try:
+            if kind == discord.InteractionType.modal_submit:
+                await self.manager.on_modal(interaction, custom_id, modal_values(interaction))
+            else:
+                await self.manager.on_component(interaction, custom_id, select_values(interaction))
+        except Exception as error:
+            try:
+                if await answer_error(interaction, error):
+                    return
+                await apologise(interaction, error, f"component {custom_id[:40]!r}")
+            except discord.HTTPException:
+                log.warning("could not answer a failed press of %r", custom_id[:60])
+            raise

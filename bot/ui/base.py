@@ -1,60 +1,24 @@
 """The contract between the table runtime and one game's Discord presentation.
 
-An adapter never decides a rule: it reads the engine's views and legal actions, and turns
-clicks back into engine actions (whose text travels in the component's custom id).
+An adapter never decides a rule: it reads the engine's views, legal actions and events, and describes what
+a seat must decide (:mod:`bot.ui.decisions`); the one generic panel (:mod:`bot.ui.panel`) draws that and
+turns clicks back into engine actions, which the engine checks.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.errors import UserError
+from bot.ui.decisions import PanelSpec
 from games.core.actions import Action, LegalAction
 from games.core.engine import DealResult
-
-
-@dataclass(frozen=True)
-class ButtonSpec:
-    """One button of a private panel: either an engine action or a UI step (``ui`` verb + args)."""
-
-    label: str
-    action: Action | None = None
-    ui: str | None = None
-    enabled: bool = True
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary
-    row: int | None = None
-    emoji: str | None = None
-
-
-@dataclass(frozen=True)
-class SelectSpec:
-    """A select menu of a private panel; choosing runs the UI verb ``ui`` with the chosen values (comma-joined).
-
-    ``chosen`` are the values shown as already picked; with ``max_values`` above 1 it is a multi-select
-    (up to 25 options)."""
-
-    ui: str
-    placeholder: str
-    options: Sequence[tuple[str, str]]  # (label, value)
-    chosen: Sequence[str] = ()
-    row: int | None = None
-    min_values: int = 1
-    max_values: int = 1
-    disabled: bool = False
-
-
-@dataclass
-class Panel:
-    """A private panel: its text and its controls."""
-
-    content: str
-    buttons: list[ButtonSpec] = field(default_factory=list)
-    selects: list[SelectSpec] = field(default_factory=list)
-    modal_amount: tuple[str, int, int, str] | None = None
+from games.core.events import Event
 
 
 @dataclass(frozen=True)
@@ -81,27 +45,27 @@ class GameUI(ABC):
 
     @abstractmethod
     def render(self, view: Any, ctx: TableContext) -> bytes:
-        """The public table image (PNG bytes) from the public view. Runs in a worker thread."""
+        """The public table image (PNG bytes) from the public view. Runs off the event loop (a worker thread or
+        process): it must only read its arguments."""
 
     @abstractmethod
     def panel(
         self, view: Any, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
-    ) -> Panel:
-        """A seat's private panel from its own view and legal actions. ``state`` holds UI choices (a pile …)."""
+    ) -> PanelSpec:
+        """A seat's private panel from its own view and legal actions: its text and the decisions to make.
+        ``state`` holds the seat's panel choices so far (read it, do not change it)."""
 
     @abstractmethod
     def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
         """The public results message of one finished deal."""
 
+    def describe(self, event: Event, ctx: TableContext) -> str | None:
+        """One line narrating an event for the table (None: not worth a line). Only public events and a seat's
+        own private ones are ever passed, each to whoever may see it."""
+        return None
+
     def ui_step(self, view: Any, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
                 state: dict[str, str]) -> Action | None:
-        """A click on a UI control (not an engine action): update ``state``; return an engine action to submit
-        when the step completes one (a "confirm" built from choices made step by step), else ``None``.
-
-        Raise :class:`bot.errors.UserError` to refuse a step (the table then keeps the state as it was)."""
-        state[verb] = arg
-        return None
-
-    def amount_action(self, ui_args: str, amount: int) -> Action | None:
-        """The engine action for a custom amount typed into the amount modal (games with amounts)."""
-        return None
+        """A click on one of the game's own :class:`~bot.ui.decisions.Extra` buttons: update ``state`` and return a
+        move to submit, or None. Raise :class:`UserError` to refuse (the state is then kept as it was)."""
+        raise UserError("table.stale_button")

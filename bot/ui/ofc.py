@@ -14,18 +14,21 @@ board as it would be with them. The engine checks the confirmed action like any 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
 from bot.errors import UserError
 from bot.i18n import has, t
-from bot.ui.base import ButtonSpec, GameUI, Panel, SelectSpec, TableContext
+from bot.ui.base import GameUI, TableContext
+from bot.ui.decisions import Arrange, Extra, Group, PanelSpec
+from bot.ui.panel import draft_of, set_arrangement
 from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, parse_french
 from games.core.engine import DealResult
+from games.core.events import Event
+from games.ofc import events as ev
 from games.ofc.actions import Place, Target
 from games.ofc.aids import panel_aids
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
@@ -33,8 +36,6 @@ from games.ofc.fantasyland import solve_cached
 from games.ofc.rules import OFCRules
 from games.ofc.views import BoardView, OFCPublicView, OFCSeatView
 
-CODES: dict[str, Target] = {"f": "front", "m": "middle", "b": "back", "x": "discard"}
-CODE_OF: dict[Target, str] = {v: k for k, v in CODES.items()}
 BACK = "🂠"
 EMPTY = "·"
 
@@ -67,78 +68,71 @@ def row_cells(cards: Sequence[FrenchCard | None], size: int, extra: Sequence[Fre
     return " ".join(cells)
 
 
-# ---------------------------------------------------------------- the provisional placement
-
-
-@dataclass
-class Draft:
-    """A seat's choices for the cards it must place now, in the order made (so undo takes the last)."""
-
-    cards: tuple[FrenchCard, ...]
-    plan: list[tuple[FrenchCard, Target]] = field(default_factory=list)
-    picked: FrenchCard | None = None
-
-    def target(self, card: FrenchCard) -> Target | None:
-        return next((tg for c, tg in self.plan if c == card), None)
-
-    def count(self, target: Target) -> int:
-        return sum(1 for _, tg in self.plan if tg == target)
-
-    def on(self, target: Target) -> list[FrenchCard]:
-        return [c for c, tg in self.plan if tg == target]
-
-    def unplaced(self) -> list[FrenchCard]:
-        return [c for c in self.cards if self.target(c) is None]
-
-    def assign(self, card: FrenchCard, target: Target) -> None:
-        self.plan = [(c, tg) for c, tg in self.plan if c != card] + [(card, target)]
-
-    def action(self, discard_due: int) -> Place | None:
-        """The placement once every card has a place; cards left over are the discards when that many are due."""
-        placed = [(c, tg) for c, tg in self.plan if tg != "discard"]
-        discards = self.on("discard")
-        rest = self.unplaced()
-        if len(discards) + len(rest) != discard_due or len(placed) + discard_due != len(self.cards):
-            return None
-        return Place(tuple(placed) + tuple((c, "discard") for c in discards + rest))
-
-    # -- state (the panel state is a dict of strings, kept per seat by the table)
-
-    @staticmethod
-    def key(view: OFCSeatView) -> str:
-        return f"{view.public.hand_no}|{' '.join(sorted(c.notation for c in view.to_place))}"
-
-    @classmethod
-    def load(cls, view: OFCSeatView, state: dict[str, str]) -> Draft:
-        draft = cls(view.to_place)
-        if state.get("for") != cls.key(view):
-            return draft  # new cards: earlier choices are void
-        by_text = {c.notation: c for c in view.to_place}
-        for item in filter(None, state.get("plan", "").split(",")):
-            text, _, code = item.partition(":")
-            if text in by_text and code in CODES:
-                draft.plan.append((by_text[text], CODES[code]))
-        draft.picked = by_text.get(state.get("pick", ""))
-        return draft
-
-    def save(self, view: OFCSeatView, state: dict[str, str]) -> None:
-        state.clear()
-        state["for"] = self.key(view)
-        state["plan"] = ",".join(f"{c.notation}:{CODE_OF[tg]}" for c, tg in self.plan)
-        state["pick"] = self.picked.notation if self.picked else ""
-
-    def current(self) -> FrenchCard | None:
-        """The card a row button places: the picked one, else the first without a place."""
-        if self.picked is not None:
-            return self.picked
-        rest = self.unplaced()
-        return rest[0] if rest else None
+# ---------------------------------------------------------------- the placement, as a decision
 
 
 def capacity(view: OFCSeatView, target: Target) -> int:
     if target == "discard":
         return view.discard
     return view.full_board().free(target)
+
+
+def placement(view: OFCSeatView, legal: Sequence[LegalAction], lang: str) -> Arrange:
+    """The seat's placement as an :class:`Arrange`: its cards into the rows with room (and the discard)."""
+    cards = {c.notation: c for c in view.to_place}
+    targets: list[Target] = ["front", "middle", "back"]
+    if view.discard:
+        targets.append("discard")
+    groups = [
+        Group(target, row_name(target, lang), capacity(view, target),
+              "danger" if target == "discard" else "primary",
+              t("ofc_ui.choose_row", lang, row=row_name(target, lang), n=capacity(view, target)))
+        for target in targets
+        if target == "discard" or not view.fantasyland_hand or capacity(view, target)
+    ]
+    if view.fantasyland_hand:
+        groups = [g for g in groups if g.name != "discard"]
+    places = [item for item in legal if isinstance(item, Place)]
+    options = [dict((c.notation, tg) for c, tg in p.items) for p in places]
+
+    def build(assignment: Mapping[str, str]) -> Action | None:
+        action = _action(view, cards, assignment)
+        return action if action is not None and is_listed(action, legal) else None
+
+    def feasible(partial: Mapping[str, str]) -> bool:
+        if view.fantasyland_hand:  # every arrangement of the family is legal: only room matters
+            return all(sum(1 for g in partial.values() if g == row) <= capacity(view, row) for row in ROWS)
+        return any(all(o.get(c) == g for c, g in partial.items()) for o in options)
+
+    order = sorted(view.to_place, key=lambda c: (-c.rank, c.suit)) if view.fantasyland_hand else view.to_place
+    return Arrange(
+        key="place", prompt="", items=[(c.pretty, c.notation) for c in order], groups=groups, build=build,
+        feasible=feasible, mode="selects" if view.fantasyland_hand else "steps",
+    )
+
+
+def _action(view: OFCSeatView, cards: Mapping[str, FrenchCard], assignment: Mapping[str, str]) -> Place | None:
+    """The placement once every card has a place; cards left over are the discards when that many are due."""
+    placed = [(cards[v], g) for v, g in assignment.items() if g in ROWS and v in cards]
+    discards = [cards[v] for v, g in assignment.items() if g == "discard" and v in cards]
+    rest = [c for v, c in cards.items() if v not in assignment]
+    due = view.discard
+    if len(discards) + len(rest) != due or len(placed) + due != len(cards):
+        return None
+    items: list[tuple[FrenchCard, Target]] = [(c, g) for c, g in placed]
+    return Place(tuple(items) + tuple((c, "discard") for c in discards + rest))
+
+
+def provisional(view: OFCSeatView, decision: Arrange, state: Mapping[str, str]) -> dict[Row, list[FrenchCard]]:
+    """The cards this panel has given rows to but not yet confirmed."""
+    cards = {c.notation: c for c in view.to_place}
+    draft = draft_of(decision, state)
+    rows: dict[Row, list[FrenchCard]] = {r: [] for r in ROWS}
+    for value, group in draft.plan:
+        for row in ROWS:
+            if group == row and value in cards:
+                rows[row].append(cards[value])
+    return rows
 
 
 # ---------------------------------------------------------------- the adapter
@@ -180,141 +174,78 @@ class OFCUI(GameUI):
 
     # ------------------------------------------------------------------ private
     def panel(self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> Panel:
+              state: dict[str, str]) -> PanelSpec:
         lang = ctx.lang
-        draft = Draft.load(view, state)
         lines = [_panel_head(view, lang)]
         last = view.public.last_hand
         if last is not None and not any(view.board.row(r) for r in ROWS):
             lines.append(t("ofc_ui.your_last_hand", lang, hand=last.hand_no,
                            chips=f"{last.deltas[seat] * ctx.stake:+,}"))
-        lines += _own_board_lines(view, draft, lang)
-        panel = Panel(content="")
+        spec = PanelSpec(text="")
         if view.to_place:
-            lines += _aid_lines(view, draft, lang)
+            decision = placement(view, legal, lang)
+            rows = provisional(view, decision, state)
+            lines += _own_board_lines(view, rows, lang)
+            lines += _aid_lines(view, rows, lang)
+            placed = {c for cards in rows.values() for c in cards}
             if view.fantasyland_hand:
-                rest = " ".join(pretty(c) for c in by_rank(draft.unplaced())) or "—"
-                lines.append(t("ofc_ui.fl_unplaced", lang, cards=rest))
-                self._fantasyland_controls(view, draft, panel, lang, legal)
+                rest = [c for c in view.to_place if c not in placed]
+                lines.append(t("ofc_ui.fl_unplaced", lang, cards=" ".join(pretty(c) for c in by_rank(rest)) or "—"))
             else:
-                lines.append(_to_place_line(view, draft, lang))
-                self._street_controls(view, draft, panel, lang, legal)
+                lines.append(_to_place_line(view, decision, state, lang))
+            spec.decisions.append(decision)
+            if view.rules.hints:
+                label = "ofc_ui.best" if view.fantasyland_hand else "ofc_ui.hint"
+                spec.extras.append(Extra(t(label, lang), "hint", emoji="💡"))
         else:
+            lines += _own_board_lines(view, {r: [] for r in ROWS}, lang)
             if view.public.game_over:
                 lines.append(t("ofc_ui.game_over", lang))
             else:
                 waiting = ", ".join(ctx.names[s] for s in sorted(view.public.awaiting)) or "—"
-                placed = view.board.fantasyland or view.rules.simultaneous()
-                lines.append(t("ofc_ui.placed_waiting" if placed else "ofc_ui.turn_waiting", lang, names=waiting))
-            panel.buttons.append(ButtonSpec(label=t("ofc_ui.refresh", lang), ui="refresh:", emoji="🔄"))
+                placed_in = view.board.fantasyland or view.rules.simultaneous()
+                lines.append(t("ofc_ui.placed_waiting" if placed_in else "ofc_ui.turn_waiting", lang, names=waiting))
+            spec.extras.append(Extra(t("ofc_ui.refresh", lang), "refresh", emoji="🔄"))
         lines += _opponent_lines(view, ctx)
-        panel.content = "\n".join(lines)[:1990]
-        return panel
+        spec.text = "\n".join(lines)[:1800]
+        return spec
 
-    def _street_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
-                         legal: Sequence[LegalAction]) -> None:
-        current = draft.current()
-        for card in draft.cards:
-            target = draft.target(card)
-            label = card.pretty + (f" → {row_name(target, lang)}" if target else "")
-            style = (discord.ButtonStyle.primary if card == current
-                     else discord.ButtonStyle.success if target else discord.ButtonStyle.secondary)
-            panel.buttons.append(ButtonSpec(label=label, ui=f"pick:{card.notation}", style=style, row=0))
-        targets: list[Target] = ["front", "middle", "back"] + (["discard"] if view.discard else [])
-        for target in targets:
-            room = capacity(view, target) - draft.count(target)
-            moving_here = current is not None and draft.target(current) == target
-            # Enabled only when some legal placement agrees with the choices so far and this card in this row.
-            possible = current is not None and not moving_here and _extends(legal, draft, current, target)
-            panel.buttons.append(ButtonSpec(
-                label=t("ofc_ui.to_row", lang, row=row_name(target, lang), room=room),
-                ui=f"row:{CODE_OF[target]}", row=1, enabled=possible,
-                style=discord.ButtonStyle.danger if target == "discard" else discord.ButtonStyle.primary))
-        self._finish_controls(view, draft, panel, lang, legal, row=2)
-
-    def _fantasyland_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
-                              legal: Sequence[LegalAction]) -> None:
-        for index, row in enumerate(ROWS):
-            size = capacity(view, row)
-            options = []
-            for card in sorted(draft.cards, key=lambda c: (-c.rank, c.suit)):
-                where = draft.target(card)
-                suffix = f" ({row_name(where, lang)})" if where and where != row else ""
-                options.append((card.pretty + suffix, card.notation))
-            panel.selects.append(SelectSpec(
-                ui=row, placeholder=t("ofc_ui.choose_row", lang, row=row_name(row, lang), n=size),
-                options=options, min_values=0, max_values=size, chosen=[c.notation for c in draft.on(row)],
-                row=index))
-        self._finish_controls(view, draft, panel, lang, legal, row=3)
-
-    def _finish_controls(self, view: OFCSeatView, draft: Draft, panel: Panel, lang: str,
-                         legal: Sequence[LegalAction], row: int) -> None:
-        if not view.fantasyland_hand:
-            panel.buttons.append(ButtonSpec(label=t("ofc_ui.undo", lang), ui="undo:", emoji="↩️", row=row,
-                                            enabled=bool(draft.plan)))
-        panel.buttons.append(ButtonSpec(label=t("ofc_ui.clear", lang), ui="clear:", row=row, enabled=bool(draft.plan)))
-        if view.rules.hints:
-            label = "ofc_ui.best" if view.fantasyland_hand else "ofc_ui.hint"
-            panel.buttons.append(ButtonSpec(label=t(label, lang), ui="hint:", emoji="💡", row=row))
-        panel.buttons.append(ButtonSpec(label=t("ofc_ui.confirm", lang), ui="confirm:", emoji="✅", row=row,
-                                        style=discord.ButtonStyle.success,
-                                        enabled=_listed(draft.action(capacity(view, "discard")), legal)))
-
-    # ------------------------------------------------------------------ panel steps
     def ui_step(self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
                 state: dict[str, str]) -> Action | None:
         if verb == "refresh":
             return None
+        if verb != "hint":
+            raise UserError("table.stale_button")
         if not view.to_place:
             raise UserError("ofc_ui.nothing_to_place")
-        draft = Draft.load(view, state)
-        action: Action | None = None
-        if verb == "pick":
-            draft.picked = _card_of(draft, arg)
-        elif verb == "row":
-            target = CODES.get(arg)
-            card = draft.current()
-            if target is None or view.fantasyland_hand:
-                raise UserError("table.stale_button")
-            if card is None:
-                raise UserError("ofc_ui.all_placed")
-            if target == "discard" and not view.discard:
-                raise UserError("ofc.no_discard")
-            room = capacity(view, target) - sum(1 for c in draft.on(target) if c != card)
-            if room <= 0:
-                raise UserError("ofc_ui.row_full", free=capacity(view, target))
-            draft.assign(card, target)
-            draft.picked = None
-        elif verb == "undo":
-            if not draft.plan:
-                raise UserError("ofc_ui.nothing_to_undo")
-            draft.picked = draft.plan.pop()[0]
-        elif verb == "clear":
-            draft.plan, draft.picked = [], None
-        elif verb == "hint":
-            if not view.rules.hints:
-                raise UserError("ofc_ui.hints_off")
-            from games.ofc.policy import suggest
+        if not view.rules.hints:
+            raise UserError("ofc_ui.hints_off")
+        from games.ofc.policy import suggest
 
-            hint = suggest(view)
-            draft.plan = [(c, tg) for c, tg in hint.items if tg != "discard" or not view.fantasyland_hand]
-            draft.picked = None
-        elif verb in ROWS and view.fantasyland_hand:
-            row: Row = verb  # type: ignore[assignment]
-            chosen = [_card_of(draft, text) for text in filter(None, arg.split(","))]
-            if len(set(chosen)) != len(chosen):
-                raise UserError("table.stale_button")
-            if len(chosen) > capacity(view, row):
-                raise UserError("ofc_ui.row_full", free=capacity(view, row))
-            draft.plan = [(c, tg) for c, tg in draft.plan if tg != row and c not in chosen] + [(c, row) for c in chosen]
-        elif verb == "confirm":
-            action = draft.action(capacity(view, "discard"))
-            if action is None:
-                raise UserError("ofc_ui.incomplete", left=len(draft.unplaced()))
-        else:
-            raise UserError("table.stale_button")
-        draft.save(view, state)
-        return action
+        hint = suggest(view)
+        decision = placement(view, legal, "en")
+        assignment = {c.notation: tg for c, tg in hint.items if tg != "discard" or not view.fantasyland_hand}
+        set_arrangement(decision, state, assignment)
+        return None
+
+    # ------------------------------------------------------------------ narration
+    def describe(self, event: Event, ctx: TableContext) -> str | None:
+        lang, names = ctx.lang, ctx.names
+        if isinstance(event, ev.DealerChosen):
+            return t("ofc_ui.ev_dealer", lang, name=names[event.seat])
+        if isinstance(event, ev.Dealt) and event.cards is not None and event.public:
+            return t("ofc_ui.ev_dealt_up", lang, name=names[event.seat],
+                     cards=" ".join(c.pretty for c in event.cards))
+        if isinstance(event, ev.Placed) and event.public:
+            if event.face_down:
+                return t("ofc_ui.ev_placed_down", lang, name=names[event.seat], n=event.count)
+            where = " · ".join(f"{c.pretty}→{row_name(tg, lang)}" for c, tg in event.placements)
+            return t("ofc_ui.ev_placed", lang, name=names[event.seat], cards=where)
+        if isinstance(event, ev.StreetRevealed):
+            return t("ofc_ui.ev_revealed", lang, street=event.street + 1)
+        if isinstance(event, ev.BoardsRevealed):
+            return t("ofc_ui.ev_boards", lang)
+        return None
 
     # ------------------------------------------------------------------ results
     def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
@@ -361,29 +292,6 @@ class OFCUI(GameUI):
 # ---------------------------------------------------------------- text pieces
 
 
-def _extends(legal: Sequence[LegalAction], draft: Draft, card: FrenchCard, target: Target) -> bool:
-    """Whether a listed placement puts ``card`` in ``target`` and agrees with every other choice made so far."""
-    wanted = {c: tg for c, tg in draft.plan if c != card}
-    wanted[card] = target
-    for item in legal:
-        if isinstance(item, Place):
-            rows = dict(item.items)
-            if all(rows.get(c) == tg for c, tg in wanted.items()):
-                return True
-    return False
-
-
-def _listed(action: Place | None, legal: Sequence[LegalAction]) -> bool:
-    return action is not None and is_listed(action, legal)
-
-
-def _card_of(draft: Draft, text: str) -> FrenchCard:
-    card = next((c for c in draft.cards if c.notation == text), None)
-    if card is None:
-        raise UserError("table.stale_button")  # a card from an earlier street, or a forged id
-    return card
-
-
 def _seat_title(view: OFCPublicView, board: BoardView, names: Sequence[str], lang: str) -> str:
     marks = ""
     if board.seat == view.dealer:
@@ -422,18 +330,19 @@ def _panel_head(view: OFCSeatView, lang: str) -> str:
     return head
 
 
-def _own_board_lines(view: OFCSeatView, draft: Draft, lang: str) -> list[str]:
+def _own_board_lines(view: OFCSeatView, rows: Mapping[Row, Sequence[FrenchCard]], lang: str) -> list[str]:
     lines = []
     for r in ROWS:
         placed = view.board.row(r)
-        lines.append(f"`{row_name(r, lang):<6}` {row_cells(placed, ROW_SIZE[r], draft.on(r))}")
+        lines.append(f"`{row_name(r, lang):<6}` {row_cells(placed, ROW_SIZE[r], rows.get(r, ()))}")
     return lines
 
 
-def _to_place_line(view: OFCSeatView, draft: Draft, lang: str) -> str:
+def _to_place_line(view: OFCSeatView, decision: Arrange, state: Mapping[str, str], lang: str) -> str:
+    draft = draft_of(decision, state)
     parts = []
-    for card in draft.cards:
-        target = draft.target(card)
+    for card in view.to_place:
+        target = draft.group_of(card.notation)
         parts.append(f"{card.pretty} → {row_name(target, lang) if target else '?'}")
     text = t("ofc_ui.to_place", lang, cards=" · ".join(parts))
     if view.discard:
@@ -441,9 +350,9 @@ def _to_place_line(view: OFCSeatView, draft: Draft, lang: str) -> str:
     return text
 
 
-def _aid_lines(view: OFCSeatView, draft: Draft, lang: str) -> list[str]:
-    """The foul warning, the royalties the board holds, and Fantasyland, for the board with this draft."""
-    aids = panel_aids(view, {r: draft.on(r) for r in ROWS}, hint=False)
+def _aid_lines(view: OFCSeatView, rows: Mapping[Row, Sequence[FrenchCard]], lang: str) -> list[str]:
+    """The foul warning, the royalties the board holds, and Fantasyland, for the board with these choices."""
+    aids = panel_aids(view, rows, hint=False)
     lines = []
     if aids.foul == "fouled":
         lines.append("❌ " + t("ofc_ui.fouls", lang))
@@ -491,4 +400,4 @@ def _best_text(summary: dict[str, Any], seat: int, rules: OFCRules, lang: str) -
     return text
 
 
-__all__ = ["OFCUI", "Draft"]
+__all__ = ["OFCUI", "placement"]

@@ -8,11 +8,14 @@ from typing import Any
 import discord
 
 from bot.i18n import has, t
-from bot.ui.base import ButtonSpec, GameUI, Panel, SelectSpec, TableContext
-from games.core.actions import Action, AmountRange, LegalAction
+from bot.ui.base import GameUI, TableContext
+from bot.ui.decisions import AmountChoice, ChooseAmount, ChooseOne, Option, PanelSpec
+from games.core.actions import AmountRange, LegalAction
 from games.core.cards import KabuCard
 from games.core.engine import DealResult
+from games.core.events import Event
 from games.oicho import actions as act
+from games.oicho import events as ev
 from games.oicho.views import HandView, OichoPublicView, OichoSeatView
 
 MONTH_KANJI = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
@@ -81,7 +84,7 @@ class OichoUI(GameUI):
 
     # ------------------------------------------------------------------ private
     def panel(self, view: OichoSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> Panel:
+              state: dict[str, str]) -> PanelSpec:
         lang, names = ctx.lang, ctx.names
         lines = [t("oicho_ui.panel_head", lang, round=view.round_no, phase=phase_text(view.phase, lang),
                    stack=view.stacks[seat], dealer=names[view.dealer])]
@@ -94,36 +97,25 @@ class OichoUI(GameUI):
             extra = f" · {hand_text(pile.hand, lang)}" if pile.hand is not None else ""
             bet = t("oicho_ui.my_bet", lang, amount=mine) if mine else ""
             lines.append(f"**P{pile.number}** {visible}{extra} {bet}".rstrip())
-        panel = Panel(content="")
+        spec = PanelSpec(text="")
         ranges = [item for item in legal if isinstance(item, AmountRange)]
         exact = [item for item in legal if not isinstance(item, AmountRange)]
         if view.phase == "betting" and seat in view.to_act:
             lines.append(t("oicho_ui.betting_turn", lang, cap_left=view.cap_left, most=view.bet_max,
                            mine=view.my_bet_total))
-            pile_choice = state.get("pile", "1")
-            panel.selects.append(SelectSpec(
-                ui="pile", placeholder=t("oicho_ui.choose_pile", lang),
-                options=[(t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)), str(p.number))
-                         for p in view.piles],
-                chosen=(pile_choice,), row=0))
-            rng = next((r for r in ranges if getattr(r.action, "pile", None) == int(pile_choice)), None)
-            for amount in PRESETS:
-                if rng is not None and amount <= rng.hi and amount != rng.hi:
-                    panel.buttons.append(ButtonSpec(label=str(amount), action=act.Bet(int(pile_choice), amount), row=1))
-                if len([b for b in panel.buttons if b.row == 1]) >= 4:
-                    break
-            if rng is not None:
-                panel.buttons.append(ButtonSpec(label=t("oicho_ui.max", lang, amount=rng.hi),
-                                                action=act.Bet(int(pile_choice), rng.hi),
-                                                style=discord.ButtonStyle.primary, row=1))
-                panel.buttons.append(ButtonSpec(label=t("oicho_ui.custom", lang), ui=f"amount:{pile_choice}", row=2,
-                                                emoji="✏️"))
-            else:
-                panel.buttons.append(ButtonSpec(label=t("oicho_ui.no_room", lang), ui="noop:", enabled=False, row=1))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_clear", lang), action=act.Clear(), row=2,
-                                            enabled=act.Clear() in exact))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_done", lang), action=act.Done(), row=2,
-                                            style=discord.ButtonStyle.success))
+            by_pile = {getattr(r.action, "pile", 0): r for r in ranges}
+            choices = [
+                AmountChoice(str(p.number), t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)),
+                             by_pile[p.number])
+                for p in view.piles
+                if p.number in by_pile
+            ]
+            spec.decisions.append(ChooseAmount("bet", "", choices, PRESETS, t("oicho_ui.choose_pile", lang),
+                                               t("oicho_ui.no_room", lang)))
+            spec.decisions.append(ChooseOne("end", "", [
+                Option(t("oicho.action_clear", lang), act.Clear(), enabled=act.Clear() in exact),
+                Option(t("oicho.action_done", lang), act.Done(), "success"),
+            ]))
         elif exact and view.phase in ("deciding", "dealer"):
             if view.phase == "deciding" and view.current_pile:
                 pile = view.piles[view.current_pile - 1]
@@ -131,30 +123,56 @@ class OichoUI(GameUI):
                                hand=hand_text(pile.hand, lang) if pile.hand else "?"))
             else:
                 lines.append(t("oicho_ui.dealer_decide", lang))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_draw", lang), action=act.Draw(),
-                                            enabled=act.Draw() in exact, style=discord.ButtonStyle.primary))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_stand", lang), action=act.Stand(),
-                                            enabled=act.Stand() in exact))
+            spec.decisions.append(ChooseOne("draw", "", [
+                Option(t("oicho.action_draw", lang), act.Draw(), "primary", enabled=act.Draw() in exact),
+                Option(t("oicho.action_stand", lang), act.Stand(), enabled=act.Stand() in exact),
+            ]))
         elif exact and view.phase == "round_over":
             lines.append(t("oicho_ui.dealer_next", lang, held=view.tenure.rounds_held, limit=view.tenure.rounds_limit))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_continue", lang), action=act.Continue(),
-                                            style=discord.ButtonStyle.success, enabled=act.Continue() in exact))
-            panel.buttons.append(ButtonSpec(label=t("oicho.action_resign", lang), action=act.Resign(),
-                                            enabled=act.Resign() in exact))
+            spec.decisions.append(ChooseOne("bank", "", [
+                Option(t("oicho.action_continue", lang), act.Continue(), "success", enabled=act.Continue() in exact),
+                Option(t("oicho.action_resign", lang), act.Resign(), enabled=act.Resign() in exact),
+            ]))
         elif view.game_over:
             lines.append(t("oicho_ui.game_over", lang))
         else:
             waiting = ", ".join(names[s] for s in view.to_act) or "—"
             lines.append(t("oicho_ui.waiting", lang, waiting=waiting))
-        panel.content = "\n".join(lines)[:1900]
-        return panel
+        spec.text = "\n".join(lines)[:1800]
+        return spec
 
-    def amount_action(self, ui_args: str, amount: int) -> Action | None:
-        try:
-            pile = int(ui_args)
-        except ValueError:
-            return None
-        return act.Bet(pile, amount)
+    # ------------------------------------------------------------------ narration
+    def describe(self, event: Event, ctx: TableContext) -> str | None:
+        lang, names = ctx.lang, ctx.names
+        if isinstance(event, ev.DealerChosen):
+            return t("oicho_ui.ev_first_dealer", lang, name=names[event.dealer])
+        if isinstance(event, ev.NewDealer):
+            return t("oicho_ui.ev_new_dealer", lang, name=names[event.seat])
+        if isinstance(event, ev.BetPlaced):
+            return t("oicho_ui.ev_bet", lang, name=names[event.seat], amount=event.amount * ctx.stake, n=event.pile)
+        if isinstance(event, ev.BetsCleared):
+            return t("oicho_ui.ev_clear", lang, name=names[event.seat])
+        if isinstance(event, ev.BettingDone):
+            return t("oicho_ui.ev_done", lang, name=names[event.seat])
+        if isinstance(event, ev.RoundVoid):
+            return t("oicho_ui.ev_void", lang, round=event.deal)
+        if isinstance(event, ev.PileDecided):
+            if event.seat is None:
+                key = "oicho_ui.ev_pile_must" if event.drew else "oicho_ui.ev_pile_may_not"
+                return t(key, lang, n=event.pile, card=card_text(event.card))
+            if event.drew:
+                return t("oicho_ui.ev_pile_draw", lang, name=names[event.seat], n=event.pile, card=card_text(event.card))
+            return t("oicho_ui.ev_pile_stand", lang, name=names[event.seat], n=event.pile)
+        if isinstance(event, ev.DealerDecided):
+            key = "oicho_ui.ev_dealer_draw" if event.drew else "oicho_ui.ev_dealer_stand"
+            return t(key, lang, name=names[event.seat])
+        if isinstance(event, ev.Showdown):
+            return t("oicho_ui.ev_showdown", lang, cards=cards_text(event.dealer_cards))
+        if isinstance(event, ev.BankKept):
+            return t("oicho_ui.ev_continue", lang, name=names[event.seat])
+        if isinstance(event, ev.BankPassed):
+            return t("oicho_ui.ev_resign", lang, name=names[event.seat])
+        return None
 
     # ------------------------------------------------------------------ results
     def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:

@@ -65,8 +65,10 @@ async def database(tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
         await db.close()
 
 
-def make_bot(database: Database, clock: FakeClock) -> Any:
-    return create_bot(database, clock=clock, edit_interval=0.0, lobby_timeout=900.0)
+def make_bot(database: Database, clock: FakeClock, **options: Any) -> Any:
+    """The bot under test: no edit window and bots moving at once (``bot_pace=None``: each server's pace)."""
+    settings: dict[str, Any] = {"edit_interval": 0.0, "lobby_timeout": 900.0, "bot_pace": 0.0, **options}
+    return create_bot(database, clock=clock, **settings)
 
 
 @pytest_asyncio.fixture

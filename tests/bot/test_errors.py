@@ -18,5 +18,5 @@ def test_a_parameter_without_a_catalog_word_is_left_as_it_is() -> None:
 
 
 def test_user_errors_and_unexpected_errors() -> None:
-    assert message_for(UserError("ofc_ui.row_full", free=1), "ja") == "その段にはあと 1 枚しか置けません。"
+    assert message_for(UserError("panel.group_full", group="フロント"), "ja") == "フロントにはもう空きがありません。"
     assert message_for(RuntimeError("boom"), "en") is None

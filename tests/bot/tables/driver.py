@@ -6,10 +6,10 @@ from typing import Any
 
 import discord
 
-from bot.tables.live import LiveTable
+from bot.tables.session import TableSession
 
 
-def live_table(world: Any) -> LiveTable:
+def live_table(world: Any) -> TableSession:
     tables = list(world.env.bot.tables.tables.values())
     assert len(tables) == 1, tables
     return tables[0]
@@ -44,8 +44,7 @@ def buttons(message: Any) -> list[dict[str, Any]]:
                     found.append(item)
                 walk(item.get("components"))
 
-    walk(getattr(message, "components", None) if isinstance(getattr(message, "components", None), list)
-         else [c.to_dict() for c in message.components])
+    walk([c if isinstance(c, dict) else c.to_dict() for c in getattr(message, "components", None) or []])
     return found
 
 

@@ -38,13 +38,15 @@ async def test_buy_in_must_suit_the_stake_and_the_wallet(world: Any) -> None:
     odd = await world.alice.slash(world.channel, "play", game="oicho", buy_in=100, stake=3)
     assert odd.ephemeral
     assert "multiple of the stake" in odd.response.content
-    await world.alice.slash(world.channel, "play", game="oicho", buy_in=5000)
-    lobby = world.channel.last_message
+    poor = await world.alice.slash(world.channel, "play", game="oicho", buy_in=5000)
     assert world.env.bot.tables.tables == {}  # the host could not pay: no table is left behind
-    assert lobby is not None
+    # The refusal, and the balance it names, are private: nothing reached the channel.
+    assert poor.ephemeral and "Not enough chips" in (poor.response or poor.followups[0]).content
+    assert world.channel.last_message is None
     busy = await world.alice.slash(world.channel, "play", game="oicho")
     assert busy.acknowledged
     second = await world.bob.slash(world.channel, "play", game="oicho")
+    assert second.ephemeral
     assert "already has an active table" in (second.response or second.followups[0]).content
 
 
@@ -129,12 +131,14 @@ async def test_verify_reveals_a_seed_that_reproduces_the_deal(world: Any) -> Non
     early = await world.alice.slash(world.channel, "verify", table_id=table.id, deal=1)
     assert "has not finished" in early.response.content
     members = {world.alice.id: world.alice}
-    while not engine.results:
+    db = world.env.bot.db
+    first_deal = [s["seed"] for s in await db.deal_shuffles(table.id, 1) if s["purpose"] == "deal"]
+    while not await db.deal_settled(table.id, 1):
         await play_one_turn(world, members[table.seats[min(engine.to_act())].user_id])
     result = await world.alice.slash(world.channel, "verify", table_id=table.id, deal=1)
     text = result.response.content
     assert result.ephemeral
-    seed = next(s.seed for s in engine.shuffler.used if s.deal == 1 and s.purpose == "deal")
+    seed = first_deal[0]
     assert seed is not None
     assert seed in text
     assert commitment(seed) in text

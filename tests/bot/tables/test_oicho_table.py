@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.bot.tables.driver import (
@@ -49,8 +50,10 @@ async def test_full_game_moves_chips_and_fills_the_leaderboard(world: Any) -> No
     bob_balance = await db.balance(world.guild.id, world.bob.id)
     engine = table.engine
     assert engine is not None and engine.is_over
-    # Final stacks went back to the wallets, and each player's change equals the engine's results.
-    won = [sum(r.deltas[s] for r in engine.results) for s in range(3)]
+    # Final stacks went back to the wallets, and each player's change equals the settled deals' results.
+    hands = await db.table_history(table.id, limit=10_000)
+    won = [sum(h.deltas[s] for h in hands) for s in range(3)]
+    assert won == [(engine.stacks[s] - table.points_per_seat) * table.stake for s in range(3)]
     assert alice_balance == 1000 + won[0]
     assert bob_balance == 1000 + won[1]
     assert sum(won) == 0 and any(won)
@@ -83,7 +86,8 @@ async def test_out_of_turn_not_seated_and_forged_clicks_change_nothing(world: An
     table = live_table(world)
     engine = table.engine
     assert engine is not None
-    before = table.record().dumps()
+    db = world.env.bot.db
+    before, logged = json.dumps(engine.snapshot()), await db.table_log(table.id)
     waiting = [s for s in range(2) if s not in engine.to_act()]
     idle_member = world.alice if table.seats[waiting[0]].user_id == world.alice.id else world.bob
     panel = await open_panel(world, idle_member)
@@ -91,21 +95,22 @@ async def test_out_of_turn_not_seated_and_forged_clicks_change_nothing(world: An
     # A member who is not seated.
     result = await world.carol.click(table_message(world), custom_id=f"fdb:{table.id}:t:hand")
     assert result.ephemeral and "not seated" in result.response.content
-    # Forged ids: another deal, an action out of turn, garbage, an absurd amount.
-    deal = engine.deal_no
+    # Forged ids: another decision, an action out of turn, garbage, an absurd amount.
+    idle = engine.decision_id(waiting[0])
     for custom_id, expect in [
-        (f"fdb:{table.id}:{deal + 5}:a:done", "earlier deal"),
-        (f"fdb:{table.id}:{deal}:a:done", "not your turn"),
-        (f"fdb:{table.id}:{deal}:a:explode~now", "earlier deal"),
-        (f"fdb:999999:{deal}:a:done", "no longer exists"),
+        (f"fdb:{table.id}:{idle + 5}:a:done", "earlier decision"),
+        (f"fdb:{table.id}:{idle}:a:done", "not your turn"),
+        (f"fdb:{table.id}:{idle}:a:explode~now", "not one of this table's"),
+        (f"fdb:999999:{idle}:a:done", "no longer exists"),
     ]:
         r = await forge_click(world, idle_member, custom_id)
         assert r.ephemeral and expect in r.response.content.lower(), (custom_id, r.response.content)
-    _, mover = whose_turn(world)
+    mover_seat, mover = whose_turn(world)
+    decision = engine.decision_id(mover_seat)
     for amount, expect in [(0, "at least 1"), (10**12, "at most"), (51, "at most")]:
-        r = await forge_click(world, mover, f"fdb:{table.id}:{deal}:a:bet~1~{amount}")
+        r = await forge_click(world, mover, f"fdb:{table.id}:{decision}:a:bet~1~{amount}")
         assert r.ephemeral and expect in r.response.content.lower(), (amount, r.response.content)
-    assert table.record().dumps() == before
+    assert json.dumps(engine.snapshot()) == before and await db.table_log(table.id) == logged
     assert await world.env.bot.db.balance(world.guild.id, world.alice.id) == 900
 
 
@@ -116,7 +121,7 @@ async def test_custom_amount_modal_checks_the_amount(world: Any) -> None:
     assert engine is not None
     mover_seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
-    custom = next(b for b in buttons(panel.response) if ":u:amount:" in b.get("custom_id", ""))
+    custom = next(b for b in buttons(panel.response) if ":u:amt:" in b.get("custom_id", ""))
     shown = await mover.click(panel.response, custom_id=custom["custom_id"])
     assert shown.modal is not None
     field_id = "amount"
@@ -125,7 +130,7 @@ async def test_custom_amount_modal_checks_the_amount(world: Any) -> None:
     assert refused.ephemeral and "not a whole number" in refused.response.content
     shown = await mover.click(panel.response, custom_id=custom["custom_id"])
     accepted = await mover.submit_modal(shown, {field_id: "7"})
-    assert accepted.ephemeral
+    assert accepted.response.ephemeral  # the panel it updated is private
     assert engine.view(mover_seat).my_bets == ((1, 7),)
 
 
@@ -138,17 +143,19 @@ async def test_restart_in_the_middle_of_a_deal_keeps_the_table(world: Any, datab
     assert engine is not None
     _, mover = whose_turn(world)
     await press(world, mover, "bet 1 5")
-    record_before = table.record().dumps()
+    state_before = json.dumps(engine.snapshot())
     old_message = table_message(world)
     await world.env.restart_bot(make_bot(database, clock))
     restored = live_table(world)
-    assert restored is not table and restored.record().dumps() == record_before
+    assert restored is not table and restored.engine is not None
+    assert json.dumps(restored.engine.snapshot()) == state_before
     # The buttons of the old message still work after the restart.
     result = await mover.click(old_message, custom_id=f"fdb:{restored.id}:t:hand")
     assert result.ephemeral and "your bet 5" in result.response.content
     await press(world, mover, "done")
     assert restored.engine is not None
-    assert restored.engine.history[-1][1].text == "done" or restored.engine.public_view().phase != "betting"
+    logged = await world.env.bot.db.table_log(restored.id)
+    assert [e.body for e in logged if e.kind == "action"][-2:] == ["bet 1 5", "done"]
     assert await world.env.bot.db.balance(world.guild.id, world.alice.id) == 900
 
 
@@ -159,14 +166,15 @@ async def test_a_failed_table_edit_loses_nothing(world: Any) -> None:
     assert engine is not None
     mover_seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
-    chosen = await mover.select(panel.response, ["2"], custom_id=f"fdb:{table.id}:{engine.deal_no}:s:pile")
+    decision = engine.decision_id(mover_seat)
+    chosen = await mover.select(panel.response, ["2"], custom_id=f"fdb:{table.id}:{decision}:s:rng:bet")
     actions = enabled_actions(chosen)
     assert "bet 2 5" in actions and "bet 1 5" not in actions
     world.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
     await mover.click(chosen.response, custom_id=actions["bet 2 5"])
     assert engine.view(mover_seat).my_bets == ((2, 5),)
-    stored = await world.env.bot.db.get_table(table.id)
-    assert stored is not None and "bet 2 5" in (stored.record or "")
+    logged = await world.env.bot.db.table_log(table.id)
+    assert "bet 2 5" in [e.body for e in logged]
     assert world.env.backend.faults == []  # the injected failure was hit (and used up) by the table edit
     # The next action works and the table message catches up with both changes.
     await press(world, mover, "done")
@@ -181,9 +189,9 @@ async def test_turn_timer_plays_for_an_absent_player(world: Any) -> None:
     engine = table.engine
     assert engine is not None
     waiting = min(engine.to_act())
-    history = len(engine.history)
+    moves = engine.serial
     await world.env.advance_time(61)
-    assert len(engine.history) > history
+    assert engine.serial > moves
     assert table.seats[waiting].away
     assert "Away" in str(table_message(world).embeds[0].to_dict())
 

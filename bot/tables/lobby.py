@@ -1,0 +1,227 @@
+"""Lobbies: opening a table, joining and leaving, bot players, starting, cancelling and expiry.
+
+The database is the one source of truth for who sits where: after every change the lobby's seats are read
+back from it (ordered by position, which becomes the engine's seat index when the table starts), so the seat
+a member's chips are settled to is the seat they play.
+
+A table opens only once its lobby message is in the channel: if posting fails, the table is cancelled and
+the host's buy-in returned before they are told. Refusals (a buy-in above the balance, a busy channel) are
+private.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.errors import UserError
+from bot.i18n import lang_of, t
+from bot.tables.components import lobby_view
+from bot.tables.session import Outcome, SeatInfo, TableSession
+from games.core.house_rules import changed_options
+from games.registry import get_game
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+
+log = logging.getLogger(__name__)
+
+BOT_NAMES = ("Tanuki", "Kitsune", "Tengu", "Kappa", "Tsuru", "Kame", "Usagi", "Saru", "Shika")
+
+
+def display_name(user: discord.abc.User) -> str:
+    return (getattr(user, "display_name", None) or user.name)[:64]
+
+
+class Lobby:
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+
+    # ------------------------------------------------------------------ opening
+
+    async def open(self, interaction: discord.Interaction, game_id: str, buy_in: int | None, stake: int | None,
+                   practice: bool = False) -> None:
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        guild_id, channel_id, user = interaction.guild_id, interaction.channel_id, interaction.user
+        # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
+        # itself as a channel message.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        db = self.m.db
+        config = await db.get_config(guild_id)
+        if config.allowed_channel_ids and channel_id not in config.allowed_channel_ids:
+            raise UserError("table.channel_not_allowed")
+        if self.m.in_channel(channel_id) is not None:
+            raise UserError("table.channel_busy")
+        spec = get_game(game_id)
+        data = await db.get_house_rules(guild_id, game_id)
+        rules = spec.rules_model.model_validate(data) if data else spec.rules_model()
+        stake = stake or 1
+        buy_in = buy_in or spec.starting_chips(rules) * stake
+        if buy_in % stake:
+            raise UserError("table.buy_in_not_multiple", stake=stake)
+        if buy_in // stake < 1:
+            raise UserError("table.buy_in_too_small", stake=stake)
+        lang = lang_of(interaction.guild_locale or "en")
+        row = await db.open_table(guild_id, channel_id, game_id, user.id, buy_in=buy_in, stake=stake,
+                                  rules=rules.model_dump(mode="json"), practice=practice, lang=lang)
+        try:
+            await db.join_table(row.id, user.id, display_name=display_name(user))
+        except Exception:
+            await db.cancel_table(row.id, actor_id=user.id)
+            raise
+        session = TableSession(id=row.id, guild_id=guild_id, channel_id=channel_id, game=game_id, host_id=user.id,
+                               rules=rules, stake=stake, buy_in=buy_in, practice=practice, lang=lang,
+                               status="lobby", seats=[])
+        await self._reload_seats(session)
+        self.m.tables[session.id] = session
+        channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            message = await channel.send(embed=self.embed(session), view=lobby_view(session))
+        except discord.HTTPException as exc:
+            log.warning("table %s: the lobby could not be posted (%s); cancelling it", session.id, exc)
+            self.m.forget(session)
+            await db.cancel_table(session.id, actor_id=user.id)
+            raise UserError("table.lobby_not_posted") from None
+        session.message_id, session.message_created_at = message.id, self.m.clock()
+        try:
+            await db.set_message(session.id, message.id, session.message_created_at)
+        except Exception:
+            log.exception("table %s: could not remember its lobby message", session.id)
+        self.arm_expiry(session)
+        await interaction.followup.send(t("table.opened", interaction.locale, id=session.id), ephemeral=True)
+
+    async def _reload_seats(self, session: TableSession) -> None:
+        """The lobby's seats as the database has them, in position order."""
+        row = await self.m.db.get_table(session.id)
+        if row is None:
+            raise UserError("table.gone")
+        session.seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
+        session.practice = row.practice
+
+    # ------------------------------------------------------------------ buttons
+
+    async def on_button(self, interaction: discord.Interaction, session: TableSession, verb: str) -> None:
+        if session.status != "lobby":
+            raise UserError("table.not_lobby")
+        user = interaction.user
+        db = self.m.db
+        async with session.lock:
+            if session.status != "lobby":
+                raise UserError("table.not_lobby")
+            if verb == "join":
+                if session.seat_of(user.id) is not None:
+                    raise UserError("table.already_seated")
+                if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
+                    raise UserError("table.full")
+                await db.join_table(session.id, user.id, display_name=display_name(user))
+            elif verb == "leave":
+                if session.seat_of(user.id) is None:
+                    raise UserError("table.not_seated")
+                if user.id == session.host_id:
+                    raise UserError("table.host_cannot_leave")
+                await db.leave_lobby(session.id, user.id)
+            elif verb == "bot":
+                await self.m.require_host(session, interaction)
+                if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
+                    raise UserError("table.full")
+                taken = {s.name for s in session.seats}
+                name = next(n for n in (*BOT_NAMES, *(f"Bot{i}" for i in range(2, 40))) if n not in taken)
+                config = await db.get_config(session.guild_id)
+                if not session.practice and not config.bots_play_for_chips:
+                    # A table with a bot is a practice table unless the server lets bots play for chips.
+                    await db.make_practice(session.id, actor_id=user.id)
+                await db.add_bot_seat(session.id, name)
+            elif verb == "start":
+                await self.m.require_host(session, interaction)
+                low, _high = session.spec.seat_range(session.rules)
+                if len(session.seats) < low:
+                    raise UserError("table.not_enough_players", needed=low)
+                await interaction.response.defer()
+                outcome = await self._start(session)
+            elif verb == "cancel":
+                await self.m.require_host(session, interaction, moderator_ok=True)
+                await db.cancel_table(session.id, actor_id=user.id)
+                self.m.forget(session)
+                await interaction.response.edit_message(embed=self.embed(session, closed="table.cancelled"), view=None)
+                return
+            if verb != "start":
+                await self._reload_seats(session)
+                self.arm_expiry(session)
+        if verb == "start":
+            await self.m.after(session, outcome)
+            return
+        await interaction.response.edit_message(embed=self.embed(session), view=lobby_view(session))
+
+    async def _start(self, session: TableSession) -> Outcome:
+        """Lobby → playing (under the lock): the engine from the seats in position order, written at once."""
+        row = await self.m.db.get_table(session.id)
+        if row is None:
+            raise UserError("table.gone")
+        seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
+        entries = session.start(seats, self.m.new_shuffler())
+        try:
+            assert session.head is not None and session.engine is not None
+            await self.m.db.start_table(session.id, record=session.head.dumps(), entries=entries)
+        except Exception:
+            session.status, session.engine, session.head = "lobby", None, None
+            raise
+        session.seq = entries[-1].seq if entries else 0
+        session.shuffles_written = session.engine.shuffler.made
+        session.engine.shuffler.trim(session.engine.deal_no)
+        task = session.runtime.pop("lobby_timer", None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        return Outcome(None, None, list(session.recent))
+
+    # ------------------------------------------------------------------ expiry
+
+    def arm_expiry(self, session: TableSession) -> None:
+        old = session.runtime.get("lobby_timer")
+        if old is not None and old is not asyncio.current_task():
+            old.cancel()
+        session.runtime["lobby_timer"] = asyncio.create_task(self._expire(session.id))
+
+    async def _expire(self, table_id: int) -> None:
+        await asyncio.sleep(self.m.lobby_timeout)
+        session = self.m.tables.get(table_id)
+        if session is None or session.status != "lobby":
+            return
+        async with session.lock:
+            if session.status != "lobby":
+                return
+            await self.m.db.cancel_table(session.id)
+            self.m.forget(session)
+        await self.m.public.edit_final(session, embed=self.embed(session, closed="table.expired"))
+
+    # ------------------------------------------------------------------ the lobby message
+
+    def embed(self, session: TableSession, closed: str | None = None) -> discord.Embed:
+        lang = session.lang
+        spec = session.spec
+        name = spec.name_ja if lang == "ja" else spec.name_en
+        embed = discord.Embed(title=t("lobby.title", lang, game=name), colour=0x2E7D32)
+        low, high = spec.seat_range(session.rules)
+        players = "\n".join(f"{i + 1}. {n}" for i, n in enumerate(session.names())) or "—"
+        embed.add_field(name=t("lobby.players", lang, count=len(session.seats), low=low, high=high), value=players,
+                        inline=False)
+        money = (t("lobby.practice", lang) if session.practice
+                 else t("lobby.stakes", lang, buy_in=session.buy_in, stake=session.stake))
+        embed.add_field(name=t("lobby.money", lang), value=money, inline=False)
+        embed.add_field(name=t("lobby.rules", lang), value=rules_text(session.rules, lang), inline=False)
+        if closed:
+            embed.description = t(closed, lang)
+            embed.colour = discord.Colour.dark_grey()
+        else:
+            embed.description = t("lobby.description", lang, host=f"<@{session.host_id}>")
+        return embed
+
+
+def rules_text(rules: Any, lang: str) -> str:
+    changed = changed_options(rules)
+    if not changed:
+        return t("lobby.rules_default", lang)
+    return "\n".join(f"`{o.path}` = `{value}`" for o, value in changed)[:1000]
+

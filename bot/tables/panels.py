@@ -1,0 +1,242 @@
+"""Private panels: each seated player's ephemeral panel, drawn by the generic panel from the game's decisions.
+
+"My hand" sends a fresh panel; a click answers in the panel clicked; and every open panel follows the game:
+when the table changes, each player's latest panel is redrawn and edited if it looks different (for 14
+minutes, the life of its interaction token). The tokens are also kept in the database, so after a restart
+the open panels are brought up to the table's real state (an unconfirmed choice the table no longer has is
+gone from them too).
+
+The game's presentation (its text, the OFC aids) runs in a worker thread: it only reads a view taken under
+the table's lock, and the event loop stays free for other tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import lang_of, t
+from bot.storage import PanelRow
+from bot.tables.components import panel_view
+from bot.ui import panel as generic
+from bot.ui import ui_for
+from bot.ui.base import TableContext
+from bot.ui.decisions import PanelSpec
+from bot.ui.panel import Ids, Rendered
+from games.core.actions import LegalAction
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+    from bot.tables.session import Outcome, TableSession
+
+log = logging.getLogger(__name__)
+
+PANEL_FOLLOW_SECONDS = 14 * 60
+"""An interaction token lives 15 minutes: until then a player's open panel is kept up to date."""
+
+
+@dataclass
+class OpenPanel:
+    """A seat's latest private panel: through the interaction that made it, or (after a restart) its token."""
+
+    lang: str
+    opened_at: float
+    signature: str
+    interaction: discord.Interaction | None = None
+    stored: PanelRow | None = None
+
+    async def edit(self, client: discord.Client, **fields: Any) -> None:
+        if self.interaction is not None:
+            await self.interaction.edit_original_response(**fields)
+            return
+        assert self.stored is not None
+        await edit_by_token(client, self.stored.application_id, self.stored.token, **fields)
+
+
+async def edit_by_token(client: discord.Client, application_id: int, token: str, *, content: str | None = None,
+                        view: discord.ui.View | None = None) -> None:
+    """Edit an interaction's original (private) response from its stored token, as
+    ``Interaction.edit_original_response`` does, for a panel opened before a restart."""
+    from discord.http import handle_message_parameters
+    from discord.webhook.async_ import async_context
+
+    http = client.http
+    with handle_message_parameters(content=content, view=view) as params:
+        adapter = async_context.get()
+        await adapter.edit_original_interaction_response(
+            application_id, token,
+            session=http._HTTPClient__session,  # type: ignore[attr-defined]  # as discord.Interaction does
+            proxy=http.proxy, proxy_auth=http.proxy_auth,
+            payload=params.payload, multipart=params.multipart, files=params.files,
+        )
+
+
+@dataclass
+class Snapshot:
+    """What a panel is drawn from, taken under the table's lock."""
+
+    view: Any
+    legal: Sequence[LegalAction]
+    decision: int
+    state: dict[str, str]
+    ctx: TableContext
+
+
+class Panels:
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+
+    # ------------------------------------------------------------------ drawing
+
+    async def snapshot(self, session: TableSession, seat: int, lang: str) -> Snapshot:
+        async with session.lock:
+            engine = session.engine  # a game that just ended still shows its last state
+            if engine is None:
+                engine = session.playing_engine()
+            return Snapshot(engine.view(seat), engine.legal_actions(seat), engine.decision_id(seat),
+                            dict(session.panel_state.get(seat, {})), session.ctx(lang))
+
+    @staticmethod
+    def spec(session: TableSession, seat: int, snap: Snapshot) -> PanelSpec:
+        return ui_for(session.game).panel(snap.view, seat, snap.legal, snap.ctx, snap.state)
+
+    def draw(self, session: TableSession, seat: int, snap: Snapshot, note: str | None = None) -> Rendered:
+        spec = self.spec(session, seat, snap)
+        rendered = generic.render(spec, Ids(session.id, snap.decision), snap.ctx.lang, snap.state)
+        if note:
+            rendered.content = f"{note}\n{rendered.content}"[: generic.CONTENT_LIMIT]
+        return rendered
+
+    async def build(self, session: TableSession, seat: int, lang: str, note: str | None = None) -> Rendered:
+        snap = await self.snapshot(session, seat, lang)
+        return await asyncio.to_thread(self.draw, session, seat, snap, note)
+
+    @staticmethod
+    def message(rendered: Rendered) -> dict[str, Any]:
+        return {"content": rendered.content, "view": panel_view(rendered)}
+
+    # ------------------------------------------------------------------ answering clicks
+
+    async def open(self, interaction: discord.Interaction, session: TableSession, seat: int) -> None:
+        """"My hand": a fresh private panel; an away member is back."""
+        if session.seats[seat].away:
+            outcome = await session.mark_away(self.m.db, [seat], away=False)
+            await self.m.after(session, outcome)
+        lang = lang_of(interaction.locale)
+        rendered = await self.build(session, seat, lang)
+        await interaction.response.send_message(**self.message(rendered), ephemeral=True)
+        self.remember(session, seat, interaction, rendered)
+
+    async def answer(self, interaction: discord.Interaction, session: TableSession, seat: int, *,
+                     note: str | None = None, outcome: Outcome | None = None) -> None:
+        """Show the clicker's panel as it is now, in the message they clicked.
+
+        After a move was made (``outcome``), a failure to show the panel must not read as "nothing happened":
+        the player is told what the move did and how to see the table now."""
+        lang = lang_of(interaction.locale)
+        try:
+            rendered = await self.build(session, seat, lang, note)
+            message = self.message(rendered)
+            if not _own_panel(interaction):
+                # A button that is not on the clicker's private panel (a forged one on a public message): the
+                # panel goes in a new private message, never into the message clicked.
+                if interaction.response.is_done():
+                    await interaction.followup.send(**message, ephemeral=True)
+                else:
+                    await interaction.response.send_message(**message, ephemeral=True)
+            elif interaction.response.is_done():
+                await interaction.edit_original_response(**message)
+            else:
+                await interaction.response.edit_message(**message)
+        except Exception as error:
+            if outcome is None:
+                raise
+            log.warning("table %s: seat %s's move was made but its panel was not shown (%s)", session.id, seat, error)
+            await self.tell_done(interaction, session, seat, outcome)
+            if not isinstance(error, discord.HTTPException):
+                raise
+            return
+        self.remember(session, seat, interaction, rendered)
+
+    async def tell_done(self, interaction: discord.Interaction, session: TableSession, seat: int,
+                        outcome: Outcome) -> None:
+        """What a move did, in words, when the panel could not show it."""
+        lang = lang_of(interaction.locale)
+        ctx = session.ctx(lang)
+        ui = ui_for(session.game)
+        lines = [line for e in outcome.events if e.visible_to(seat) and (line := ui.describe(e, ctx))]
+        done = "\n".join(lines[:6]) or (outcome.action.text if outcome.action is not None else "")
+        text = t("table.done_panel_failed", lang, done=done)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not tell seat %s what their move did (%s)", session.id, seat, exc)
+
+    # ------------------------------------------------------------------ following the game
+
+    def panels(self, session: TableSession) -> dict[int, OpenPanel]:
+        found: dict[int, OpenPanel] = session.runtime.setdefault("panels", {})
+        return found
+
+    def remember(self, session: TableSession, seat: int, interaction: discord.Interaction, rendered: Rendered) -> None:
+        """The seat's latest panel: it follows the game until its interaction token runs out."""
+        now = self.m.clock()
+        lang = lang_of(interaction.locale)
+        self.panels(session)[seat] = OpenPanel(lang, now, rendered.signature(), interaction)
+        if interaction.application_id is not None and interaction.token:
+            row = PanelRow(session.id, seat, interaction.application_id, interaction.token, lang, now)
+            self.m.spawn(self.m.db.save_panel(row), f"table {session.id}: remembering a panel")
+
+    def follow(self, session: TableSession) -> None:
+        """Bring every open panel of the table up to date (in the background; bursts coalesce)."""
+        if not self.panels(session):
+            return
+        session.runtime["follow"] = True
+        task = session.runtime.get("follower")
+        if task is None or task.done():
+            session.runtime["follower"] = asyncio.create_task(self._follow(session))
+
+    async def _follow(self, session: TableSession) -> None:
+        while session.runtime.pop("follow", False) and session.status == "playing":
+            for seat, panel in list(self.panels(session).items()):
+                if self.m.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
+                    self.panels(session).pop(seat, None)
+                    continue
+                try:
+                    rendered = await self.build(session, seat, panel.lang)
+                except Exception:
+                    log.exception("table %s: drawing the panel of seat %s failed", session.id, seat)
+                    continue
+                signature = rendered.signature()
+                if signature == panel.signature:
+                    continue
+                panel.signature = signature
+                try:
+                    await panel.edit(self.m.bot, **self.message(rendered))
+                except discord.HTTPException as exc:
+                    log.info("table %s: seat %s's panel can no longer be edited (%s)", session.id, seat, exc)
+                    if self.panels(session).get(seat) is panel:
+                        del self.panels(session)[seat]
+
+    async def adopt_stored(self, session: TableSession) -> None:
+        """After a restart: the panels opened in the last minutes, to be redrawn with the table's real state."""
+        since = self.m.clock() - PANEL_FOLLOW_SECONDS
+        rows = await self.m.db.open_panels(session.id, since=since)
+        for row in rows:
+            if row.seat < len(session.seats) and row.seat not in self.panels(session):
+                self.panels(session)[row.seat] = OpenPanel(lang_of(row.locale), row.opened_at, "", stored=row)
+        self.follow(session)
+
+
+def _own_panel(interaction: discord.Interaction) -> bool:
+    """Whether the press came from a private (ephemeral) message, which only the clicker can see."""
+    message = interaction.message
+    return message is not None and message.flags.ephemeral

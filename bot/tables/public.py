@@ -1,0 +1,158 @@
+"""The public table message: the picture, the state in words, the recent moves, and its two buttons.
+
+A change marks the table dirty; one updater per table then waits out the table's edit window **before**
+drawing, so a burst of changes is drawn once, with the latest state. Drawing runs off the event loop (see
+``bot.render.runner``), and every edit also waits its turn in a bot-wide budget of message edits, which keeps
+a busy bot within Discord's rate limits (a table then shows its latest state a little later, never a stale
+one). A message older than an hour is replaced by a new one at the bottom (Discord caps edits to old
+messages), as it is after each deal's results.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.render import render_in_thread
+from bot.tables.components import table_view
+from bot.ui import ui_for
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+    from bot.tables.session import TableSession
+
+log = logging.getLogger(__name__)
+
+MESSAGE_MAX_AGE = 3600.0
+"""Edits to messages older than an hour hit a separate rate limit: repost instead."""
+NARRATION_LINES = 5
+
+
+class EditBudget:
+    """A bot-wide token bucket of message edits per second (Discord's global limit is 50 requests a second)."""
+
+    def __init__(self, per_second: float) -> None:
+        self.per_second = per_second
+        self.tokens = per_second
+        self.stamp: float | None = None
+        self._lock = asyncio.Lock()
+
+    async def take(self) -> None:
+        if self.per_second <= 0:
+            return
+        async with self._lock:
+            loop = asyncio.get_running_loop()
+            while True:
+                now = loop.time()
+                if self.stamp is not None:
+                    self.tokens = min(self.per_second, self.tokens + (now - self.stamp) * self.per_second)
+                self.stamp = now
+                if self.tokens >= 1:
+                    self.tokens -= 1
+                    return
+                await asyncio.sleep((1 - self.tokens) / self.per_second)
+
+
+class PublicMessages:
+    def __init__(self, manager: TableManager, *, edits_per_second: float = 40.0) -> None:
+        self.m = manager
+        self.budget = EditBudget(edits_per_second)
+        self.renders = 0
+
+    def mark(self, session: TableSession, *, repost: bool = False) -> None:
+        """The table changed: update its message soon (one updater per table; bursts coalesce)."""
+        session.runtime["dirty"] = True
+        if repost:
+            session.runtime["repost"] = True
+        task = session.runtime.get("updater")
+        if task is None or task.done():
+            session.runtime["updater"] = asyncio.create_task(self._updater(session))
+
+    async def _updater(self, session: TableSession) -> None:
+        loop = asyncio.get_running_loop()
+        while session.runtime.get("dirty") and session.status == "playing":
+            wait = session.runtime.get("last_edit", -1e9) + self.m.edit_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
+            session.runtime["dirty"] = False
+            await self.budget.take()
+            try:
+                await self.refresh(session)
+            except discord.HTTPException as exc:
+                log.warning("table %s: updating the table message failed (%s); the next change retries", session.id,
+                            exc)
+            except Exception:
+                log.exception("table %s: updating the table message failed", session.id)
+            session.runtime["last_edit"] = loop.time()
+        if session.status == "playing":
+            await self.m.results.retry(session)
+
+    async def refresh(self, session: TableSession) -> None:
+        """Draw the table as it is now and edit (or post) its message."""
+        ui = ui_for(session.game)
+        async with session.lock:  # a consistent picture: never a change that is still being written
+            engine = session.engine
+            if engine is None or session.status != "playing":
+                return
+            view = engine.public_view()
+            ctx = session.ctx()
+            embed = ui.public_summary(view, ctx)
+            commitments = engine.commitments()
+            names = session.names()
+            away = [names[i] for i, s in enumerate(session.seats) if s.away]
+            recent = [line for e in session.recent if (line := ui.describe(e, ctx))]
+        if recent:
+            embed.add_field(name=t("table.recent", session.lang), value="\n".join(recent[-NARRATION_LINES:])[:1024],
+                            inline=False)
+        if away:
+            embed.add_field(name=t("table.away", session.lang), value=", ".join(away), inline=False)
+        if commitments:
+            # Every shuffle of this deal (the first deal also has the dealer draw), in full: a prefix proves nothing.
+            embed.set_footer(text=t("table.commitment", session.lang, hash="\n".join(commitments)))
+        image = await render_in_thread(ui.render, view, ctx)
+        self.renders += 1
+        file = discord.File(io.BytesIO(image), filename="table.png")
+        embed.set_image(url="attachment://table.png")
+        await self._show(session, embed=embed, file=file, view=table_view(session))
+
+    async def _show(self, session: TableSession, *, embed: discord.Embed, file: discord.File,
+                    view: discord.ui.View) -> None:
+        channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        too_old = self.m.clock() - session.message_created_at > MESSAGE_MAX_AGE
+        if session.message_id is None or session.runtime.get("repost") or too_old:
+            message = await channel.send(embed=embed, file=file, view=view)
+            old = session.message_id
+            session.message_id, session.message_created_at = message.id, self.m.clock()
+            session.runtime["repost"] = False
+            try:
+                await self.m.db.set_message(session.id, message.id, session.message_created_at)
+            except Exception:
+                log.exception("table %s: could not remember its new message", session.id)
+            if old is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(old).delete()
+        else:
+            await channel.get_partial_message(session.message_id).edit(embed=embed, attachments=[file], view=view)
+
+    async def edit_final(self, session: TableSession, **fields: Any) -> bool:
+        """Replace the table message for good (the game is over, stopped, cancelled or expired); if it cannot be
+        edited, post the final message instead. Returns whether the channel got it."""
+        channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        if session.message_id is not None:
+            try:
+                await channel.get_partial_message(session.message_id).edit(**fields, view=None, attachments=[])
+                return True
+            except discord.HTTPException as exc:
+                log.warning("table %s: the final edit failed (%s); posting it instead", session.id, exc)
+        try:
+            await channel.send(**{k: v for k, v in fields.items() if k in ("embed", "content")})
+            return True
+        except discord.HTTPException as exc:
+            log.warning("table %s: the final message could not be posted (%s)", session.id, exc)
+            return False

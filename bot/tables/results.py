@@ -1,0 +1,121 @@
+"""Results messages: each settled deal's result and revealed seeds are owed to the channel.
+
+A deal is settled in the same transaction as the move that finished it, and its hand-history row says
+whether its results message has reached the channel. A post that fails is retried (after the next table
+update, every few minutes, and after a restart) until it does: late rather than never.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.storage import HandRecord
+from bot.ui import ui_for
+from bot.ui.base import TableContext
+from games.core.engine import DealResult
+from games.registry import get_game
+
+if TYPE_CHECKING:
+    from bot.tables.manager import TableManager
+    from bot.tables.session import Settled, TableSession
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 120.0
+
+
+class Results:
+    def __init__(self, manager: TableManager) -> None:
+        self.m = manager
+        self._retry_task: asyncio.Task[None] | None = None
+        self._posting: set[tuple[int, int]] = set()
+        """Deals whose post is under way: two retries that meet post a result once."""
+
+    async def post(self, session: TableSession, settled: list[Settled]) -> bool:
+        """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through."""
+        ok = True
+        for item in settled:
+            ok = await self._post(session.id, session.channel_id, session.guild_id, session.game, session.ctx(),
+                                  item.result, item.summary.get("seeds", [])) and ok
+        if not ok:
+            self._schedule_retry()
+        return ok
+
+    async def _post(self, table_id: int, channel_id: int, guild_id: int, game: str, ctx: TableContext,
+                    result: DealResult, seeds: list[str]) -> bool:
+        key = (table_id, result.deal)
+        if key in self._posting:
+            return True
+        self._posting.add(key)
+        try:
+            return await self._send(table_id, channel_id, guild_id, game, ctx, result, seeds)
+        finally:
+            self._posting.discard(key)
+
+    async def _send(self, table_id: int, channel_id: int, guild_id: int, game: str, ctx: TableContext,
+                    result: DealResult, seeds: list[str]) -> bool:
+        embed = ui_for(game).result_embed(result, ctx)
+        if seeds:
+            embed.add_field(name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024],
+                            inline=False)
+        channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        try:
+            await channel.send(embed=embed)
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not post the result of deal %s (%s); it stays owed", table_id, result.deal, exc)
+            return False
+        try:
+            await self.m.db.mark_posted(table_id, result.deal)
+        except Exception:
+            log.exception("table %s: could not note that deal %s's result was posted", table_id, result.deal)
+        return True
+
+    async def retry(self, session: TableSession | None = None) -> None:
+        """Post the results still owed (of one table, or of every table)."""
+        owed = await self.m.db.unposted_results(None if session is None else session.id)
+        failed = False
+        contexts: dict[int, tuple[int, int, str, TableContext, int] | None] = {}
+        for hand in owed:
+            if hand.table_id not in contexts:
+                contexts[hand.table_id] = await self._context(hand)
+            found = contexts[hand.table_id]
+            if found is None:
+                continue
+            channel_id, guild_id, game, ctx, stake = found
+            result = DealResult(hand.deal_no, tuple(d // stake for d in hand.deltas), hand.summary)
+            if not await self._post(hand.table_id, channel_id, guild_id, game, ctx, result,
+                                    list(hand.summary.get("seeds", []))):
+                failed = True
+        if failed:
+            self._schedule_retry()
+
+    async def _context(self, hand: HandRecord) -> tuple[int, int, str, TableContext, int] | None:
+        live = self.m.tables.get(hand.table_id)
+        if live is not None:
+            return live.channel_id, live.guild_id, live.game, live.ctx(), live.stake
+        row = await self.m.db.get_table(hand.table_id)
+        if row is None:
+            return None
+        spec = get_game(row.game)
+        rules = spec.rules_model.model_validate(row.rules)
+        names = [("🤖 " + s.name) if s.is_bot else s.name for s in row.seats]
+        ctx = TableContext(row.id, names, row.stake, row.practice, row.lang, rules)
+        return row.channel_id, row.guild_id, row.game, ctx, row.stake
+
+    def _schedule_retry(self) -> None:
+        if self._retry_task is not None and not self._retry_task.done():
+            return
+        self._retry_task = asyncio.create_task(self._later())
+
+    async def _later(self) -> None:
+        await asyncio.sleep(RETRY_SECONDS)
+        await self.retry()
+
+    def cancel(self) -> None:
+        if self._retry_task is not None:
+            self._retry_task.cancel()
