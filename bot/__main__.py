@@ -1,22 +1,63 @@
-"""``python -m bot``: run Fudaba with the token from the environment or ``.env``."""
+"""``python -m bot``: run Fudaba with the token from the environment or ``.env``.
+
+A missing, malformed or refused token ends the program with one line saying what to set and where (and a
+non-zero exit status), never a traceback.
+"""
 
 from __future__ import annotations
 
 import logging
+import re
+import sys
 from pathlib import Path
+
+import discord
+from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.config import Settings
 
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
+"""A bot token is three base64url parts joined by dots (the bot's id, a timestamp, an HMAC)."""
+WHERE = "set it in the environment or in a .env file next to where you run the bot (see .env.example)"
 
-def main() -> None:
-    settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
+
+def fail(message: str) -> int:
+    print(f"fudaba: {message}", file=sys.stderr)
+    return 2
+
+
+def main() -> int:
+    try:
+        settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
+    except ValidationError as exc:
+        errors = exc.errors()
+        if any(e["type"] == "missing" and e["loc"] == ("discord_token",) for e in errors):
+            return fail(f"DISCORD_TOKEN is not set: {WHERE}. Copy it from your application's Bot page in the "
+                        "Discord developer portal.")
+        first = errors[0]
+        name = ".".join(str(part) for part in first["loc"]).upper()
+        return fail(f"{name} is not valid ({first['msg']}): {WHERE}.")
+    token = settings.discord_token.get_secret_value().strip()
+    if not TOKEN_SHAPE.fullmatch(token):
+        return fail(f"DISCORD_TOKEN does not look like a bot token (three parts joined by dots): {WHERE}. Copy it "
+                    "from your application's Bot page in the Discord developer portal.")
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.database_path != ":memory:":
         Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
     bot = create_bot(settings.database_path, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print("fudaba: Discord refused DISCORD_TOKEN (it may have been reset): copy the current token from your "
+              f"application's Bot page in the Discord developer portal and {WHERE}.", file=sys.stderr)
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("fudaba: Discord refused a privileged intent; Fudaba needs none, so check that this is its token.",
+              file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
