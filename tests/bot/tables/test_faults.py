@@ -1,0 +1,401 @@
+"""The faults found when the bot was tried as a new user would, each played the way a member would play it.
+
+Every test drives the real bot through SimCord: members click, type and restart; Discord calls fail where
+a real Discord can fail them. What is checked is what people see and what happens to their chips.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import discord
+import pytest
+import simcord.interactions as sim_interactions
+from simcord.backend import serializers
+from simcord.enums import InteractionType
+from simcord.results import InteractionResult
+
+from tests.bot.conftest import make_bot
+from tests.bot.tables.driver import (
+    buttons,
+    enabled_actions,
+    forge_click,
+    live_table,
+    open_panel,
+    play_one_turn,
+    press,
+    table_message,
+    whose_turn,
+)
+
+
+async def _open_oicho(world: Any, *members: Any, bot: bool = False) -> Any:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    for member in members:
+        await member.click(lobby, label="Join")
+    if bot:
+        await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby, label="Start")
+    return live_table(world)
+
+
+def _members(world: Any) -> dict[int, Any]:
+    return {m.id: m for m in (world.alice, world.bob, world.carol, world.mod)}
+
+
+async def simultaneous(world: Any, *clicks: tuple[Any, Any, str]) -> list[InteractionResult]:
+    """Several members' clicks reaching the bot together (SimCord's actor verbs cannot overlap), settled once."""
+    env = world.env
+    backend = env.backend
+    records = []
+    for actor, message, custom_id in clicks:
+        stored = backend.get_message(world.channel.id, message.id)
+        record, payload = sim_interactions.base_payload(
+            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=world.channel.id, guild_id=world.guild.id,
+            user_id=actor.id, data={"custom_id": custom_id, "component_type": 2})
+        payload["message"] = dict(serializers.message_payload(backend, stored))
+        record.source_message_id = stored.id
+        records.append((record, payload))
+    for _record, payload in records:
+        backend.emit("INTERACTION_CREATE", payload)
+    await env._settle_internal(dispatch="INTERACTION_CREATE")
+    return [InteractionResult(env, record) for record, _ in records]
+
+
+# ---------------------------------------------------------------- 1. one source of truth for seats
+
+
+async def test_chips_go_to_the_member_who_played_the_seat_after_leaving_and_rejoining(world: Any) -> None:
+    db = world.env.bot.db
+    gid = world.guild.id
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    for member in (world.bob, world.carol):
+        await member.click(lobby, label="Join")
+    await world.bob.click(lobby, label="Leave")
+    await world.mod.click(lobby, label="Join")  # takes the lowest free seat, bob's
+    await world.bob.click(lobby, label="Join")
+    players = next(f for f in world.channel.last_message.embeds[0].fields if f.name.startswith("Players"))
+    await world.alice.click(lobby, label="Start")
+    table = live_table(world)
+    stored = await db.get_table(table.id)
+    assert stored is not None
+    # The lobby, the live table and the database agree on who sits where.
+    assert [s.user_id for s in stored.seats] == [s.user_id for s in table.seats]
+    assert players.value.splitlines() == [f"{i + 1}. {s.name}" for i, s in enumerate(table.seats)]
+    members = _members(world)
+    while not await db.table_history(table.id):
+        _seat, member = whose_turn(world)
+        await play_one_turn(world, member)
+    engine = table.engine
+    assert engine is not None
+    (hand,) = await db.table_history(table.id)
+    await world.alice.slash(world.channel, "table stop")
+    for seat, info in enumerate(table.seats):
+        member = members[info.user_id]
+        # Each member's balance moved by exactly what the seat they played won or lost.
+        assert await db.balance(gid, member.id) == 1000 + hand.deltas[seat], (member, hand.deltas)
+    assert any(hand.deltas) and await db.verify_ledger(gid) == []
+
+
+# ---------------------------------------------------------------- 2. a lobby that could not be posted
+
+
+async def test_a_lobby_that_cannot_be_posted_is_rolled_back(world: Any) -> None:
+    db = world.env.bot.db
+    world.env.inject_error("POST", "/channels/*/messages", status=403, code=50013, times=1)
+    refused = await world.alice.slash(world.channel, "play", game="oicho")
+    text = (refused.response or refused.followups[0]).content
+    assert refused.ephemeral and "could not be posted" in text and "returned" in text
+    assert world.env.backend.faults == []
+    assert await db.balance(world.guild.id, world.alice.id) == 1000
+    assert world.env.bot.tables.tables == {} and await db.active_table_in(world.channel.id) is None
+    # The channel is free again, and the ledger shows the buy-in going out and straight back.
+    again = await world.alice.slash(world.channel, "play", game="oicho")
+    assert again.ephemeral and "is open below" in (again.response or again.followups[0]).content
+    assert await db.balance(world.guild.id, world.alice.id) == 900
+    assert await db.verify_ledger(world.guild.id) == []
+
+
+# ---------------------------------------------------------------- 3. "nothing changed" after a change
+
+
+async def test_a_move_whose_panel_update_fails_is_reported_as_made_and_not_doubled(world: Any) -> None:
+    table = await _open_oicho(world, world.bob)
+    engine = table.engine
+    seat, mover = whose_turn(world)
+    panel = await open_panel(world, mover)
+    bet = enabled_actions(panel)["bet 1 5"]
+    world.env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
+    told = await mover.click(panel.response, custom_id=bet)
+    assert engine.view(seat).my_bets == ((1, 5),)
+    said = " ".join(m.content for m in [told.response, *told.followups] if m is not None)
+    assert "Done" in said and "bets 5 on pile 1" in said and "My hand" in said
+    assert "Nothing was changed" not in said
+    world.env.errors.clear()
+    # The open panel caught up with the table by itself, showing the bet.
+    assert "your bet 5" in panel.response.content and bet not in enabled_actions(panel).values()
+    # A client still showing the old panel presses the same button again: recognised, no second bet.
+    again = await forge_click(world, mover, bet)
+    assert "earlier decision" in str(again.response.content)
+    assert engine.view(seat).my_bets == ((1, 5),)
+
+
+async def test_a_failed_table_edit_after_a_move_does_not_say_nothing_changed(world: Any) -> None:
+    table = await _open_oicho(world, world.bob)
+    seat, mover = whose_turn(world)
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
+    result = await press(world, mover, "bet 1 5")
+    assert result.response is not None and "Nothing was changed" not in result.response.content
+    assert table.engine.view(seat).my_bets == ((1, 5),)
+    assert world.env.backend.faults == []
+
+
+# ---------------------------------------------------------------- 4. results are owed to the channel
+
+
+async def _deal_until_settled(world: Any, table: Any, fail_results: int) -> Any:
+    """Play until the first deal settles, making the results post fail ``fail_results`` times."""
+    db = world.env.bot.db
+    engine = table.engine
+    while True:
+        seat, member = whose_turn(world)
+        legal = {a.text for a in engine.legal_actions(seat) if hasattr(a, "text")}
+        if engine.public_view().phase == "dealer" and "stand" in legal:
+            world.env.inject_error("POST", "/channels/*/messages", status=503, times=fail_results)
+            await press(world, member, "stand")
+            break
+        await play_one_turn(world, member)
+    (hand,) = await db.table_history(table.id)
+    return hand
+
+
+def _result_posts(world: Any, deal: int) -> list[Any]:
+    return [m for m in world.channel.history() for e in m.embeds if e.title == f"Round {deal} results"]
+
+
+async def test_a_results_message_that_failed_is_posted_late_not_never(world: Any) -> None:
+    db = world.env.bot.db
+    table = await _open_oicho(world, world.bob)
+    hand = await _deal_until_settled(world, table, fail_results=1)
+    # The post failed once; the table's next update brought it to the channel, with its seed.
+    posts = _result_posts(world, hand.deal_no)
+    assert len(posts) == 1
+    assert hand.summary["seeds"][0] in str(posts[0].embeds[0].to_dict())
+    assert await db.unposted_results() == []
+
+
+async def test_results_owed_before_a_restart_are_posted_after_it(world: Any, database: Any, clock: Any) -> None:
+    db = world.env.bot.db
+    table = await _open_oicho(world, world.bob)
+    hand = await _deal_until_settled(world, table, fail_results=50)
+    assert _result_posts(world, hand.deal_no) == []
+    assert [h.deal_no for h in await db.unposted_results()] == [hand.deal_no]
+    world.env.backend.faults.clear()
+    world.env.errors.clear()
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.env.settle()
+    assert len(_result_posts(world, hand.deal_no)) == 1
+    assert await db.unposted_results() == []
+
+
+# ---------------------------------------------------------------- 5. /table stop racing the last move
+
+
+@pytest.mark.parametrize("stop_first", [False, True])
+async def test_a_stop_racing_the_last_move_says_what_happened_to_the_chips(world: Any, stop_first: bool) -> None:
+    db = world.env.bot.db
+    table = await _open_oicho(world, world.bob)
+    engine = table.engine
+    while engine.public_view().phase != "dealer":
+        _seat, member = whose_turn(world)
+        await play_one_turn(world, member)
+    _dealer_seat, dealer = whose_turn(world)
+    panel = await open_panel(world, dealer)
+    stand = enabled_actions(panel)["stand"]
+    stop = f"fdb:{table.id}:t:stop"
+    clicks = [(dealer, panel.response, stand), (world.alice, table_message(world), stop)]
+    await simultaneous(world, *(reversed(clicks) if stop_first else clicks))
+    world.env.errors.clear()  # the loser of the race was refused (the table had gone), as it should be
+    assert not world.env.bot.tables.tables
+    final = next(e for m in world.channel.history() for e in m.embeds if e.title == "The game is over")
+    hands = await db.table_history(table.id)
+    assert bool(hands) != stop_first  # the press that arrives first wins the table's lock: both orders are played
+    if hands:  # the move won: the deal settled, and the message must not call it void
+        assert "void" not in final.description and "settled" in final.description
+        assert len(_result_posts(world, hands[0].deal_no)) == 1
+        for seat, info in enumerate(table.seats):
+            assert await db.balance(world.guild.id, info.user_id) == 1000 + hands[0].deltas[seat]
+    else:  # the stop won: the deal is void and nobody's chips moved
+        assert "void" in final.description
+        for info in table.seats:
+            assert await db.balance(world.guild.id, info.user_id) == 1000
+    assert await db.verify_ledger(world.guild.id) == []
+
+
+async def test_stopping_right_after_a_deal_settles_is_not_called_void(world: Any) -> None:
+    db = world.env.bot.db
+    table = await _open_oicho(world, world.bob)
+    await _deal_until_settled(world, table, fail_results=0)
+    stopped = await world.alice.slash(world.channel, "table stop")
+    assert "settled" in (stopped.response or stopped.followups[0]).content
+    final = next(e for m in world.channel.history() for e in m.embeds if e.title == "The game is over")
+    assert "void" not in final.description
+    assert await db.verify_ledger(world.guild.id) == []
+
+
+# ---------------------------------------------------------------- 6. names after a restart
+
+
+async def test_names_survive_a_restart(world: Any, database: Any, clock: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    await world.bob.click(lobby, label="Join")
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.carol.click(lobby, label="Join")  # the lobby after the restart still names everyone
+    players = next(f for f in world.channel.last_message.embeds[0].fields if f.name.startswith("Players"))
+    assert players.value.splitlines() == ["1. alice", "2. bob", "3. carol"]
+    await world.alice.click(lobby, label="Start")
+    await world.env.restart_bot(make_bot(database, clock))
+    table = live_table(world)
+    assert table.names() == ["alice", "bob", "carol"]
+    _seat, member = whose_turn(world)
+    await play_one_turn(world, member)
+    shown = str(table_message(world).embeds[0].to_dict())
+    assert "alice" in shown and "player 1" not in shown
+
+
+# ---------------------------------------------------------------- 7. amounts typed in the modal
+
+
+async def test_typed_amounts_take_digits_and_thousands_separators_only(world: Any) -> None:
+    table = await _open_oicho(world, world.bob)
+    seat, mover = whose_turn(world)
+    panel = await open_panel(world, mover)
+    custom = next(b["custom_id"] for b in buttons(panel.response) if ":u:amt:" in b.get("custom_id", ""))
+    for typed in ("1,5", "²", "٣", "1_0", "3.0", "-4", "1 0", "Ⅻ"):
+        shown = await mover.click(panel.response, custom_id=custom)
+        refused = await mover.submit_modal(shown, {"amount": typed})
+        text = refused.response.content
+        assert refused.ephemeral and f"“{typed}”" in text and "whole number" in text, (typed, text)
+    assert table.engine.view(seat).my_bets == ()
+    shown = await mover.click(panel.response, custom_id=custom)
+    too_big = await mover.submit_modal(shown, {"amount": "2,000"})
+    assert "at most" in too_big.response.content  # read as 2000, then refused by the rules with the reason
+    shown = await mover.click(panel.response, custom_id=custom)
+    await mover.submit_modal(shown, {"amount": "１２"})  # full-width digits, as a Japanese keyboard types them
+    assert table.engine.view(seat).my_bets == ((1, 12),)
+
+
+# ---------------------------------------------------------------- 8. malformed and forged ids
+
+
+async def test_every_malformed_or_forged_id_gets_an_answer_and_changes_nothing(world: Any) -> None:
+    db = world.env.bot.db
+    table = await _open_oicho(world, world.bob)
+    engine = table.engine
+    seat, mover = whose_turn(world)
+    decision = engine.decision_id(seat)
+    tid = table.id
+    before = (json.dumps(engine.snapshot()), await db.table_log(tid), dict(table.panel_state))
+    for custom_id in (
+        f"fdb:{tid}:{decision}:a:",  # an empty action
+        f"fdb:{tid}:x:a:done",  # a decision that is not a number
+        f"fdb:{tid}:{decision}:z:done",  # an unknown kind
+        f"fdb:{tid}:{decision}:u:explode:",  # an unknown verb
+        f"fdb:{tid}:lobby:explode",
+        f"fdb:{tid}:t:explode",
+        f"fdb:{tid}:{decision}:u:rng:bet/9",  # a pile that does not exist
+        f"fdb:{tid}:{decision}:u:amt:bet/9",
+        f"fdb:{tid}:{decision}:a:bet~1~5~5",
+        "fdb:",
+        "hello",
+        "fdb:" + "9" * 30 + ":1:a:done",
+        f"fdb:{tid}:{decision}:a:bet~~1~5",
+    ):
+        answered = await forge_click(world, mover, custom_id)
+        assert answered.acknowledged and answered.ephemeral, custom_id
+        assert answered.response is not None and answered.response.content, custom_id
+    world.env.errors.clear()
+    assert (json.dumps(engine.snapshot()), await db.table_log(tid), dict(table.panel_state)) == before
+    # A forged select (a pile that is not offered) is refused and stores nothing in the panel state.
+    channel = world.env.bot.get_channel(world.channel.id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Select(custom_id=f"fdb:{tid}:{decision}:s:rng:bet",
+                                    options=[discord.SelectOption(label="x", value="9")]))
+    forged = await channel.send("forged", view=view)
+    refused = await mover.select(forged, ["9"], custom_id=f"fdb:{tid}:{decision}:s:rng:bet")
+    assert refused.ephemeral and "earlier deal or panel" in refused.response.content
+    assert dict(table.panel_state) == before[2]
+    # And "My hand" and its buttons still work.
+    await press(world, mover, "bet 1 5")
+    assert engine.view(seat).my_bets == ((1, 5),)
+
+
+async def test_a_forged_stale_button_on_a_public_message_never_shows_the_panel_publicly(world: Any) -> None:
+    table = await _open_oicho(world, world.bob)
+    seat, mover = whose_turn(world)
+    other = world.bob if mover is world.alice else world.alice
+    stale = f"fdb:{table.id}:{table.engine.decision_id(seat) + 3}:a:done"
+    answered = await forge_click(world, mover, stale)
+    assert answered.ephemeral and "earlier decision" in answered.response.content
+    public = [m.content for m in world.channel.history(viewer=other)]
+    assert not any("Your betting turn" in (c or "") for c in public)
+
+
+# ---------------------------------------------------------------- 9. refusals are private
+
+
+async def test_refusals_never_show_a_balance_publicly(world: Any) -> None:
+    db = world.env.bot.db
+    poor = await world.alice.slash(world.channel, "play", game="oicho", buy_in=5000)
+    assert poor.ephemeral and "1000 available" in (poor.response or poor.followups[0]).content
+    await world.bob.slash(world.channel, "play", game="oicho")
+    await db.take(world.guild.id, world.carol.id, 950, actor_id=world.mod.id)
+    joined = await world.carol.click(world.channel.last_message, label="Join")
+    assert joined.ephemeral and "50 available" in joined.response.content
+    for viewer in (world.alice, world.bob, world.carol):
+        public = [m for m in world.channel.history(viewer=viewer) if not m.flags.ephemeral]
+        assert not any("available" in str(m.content) + str([e.to_dict() for e in m.embeds]) for m in public)
+
+
+# ---------------------------------------------------------------- 10. a restart shows the table's real state
+
+
+async def test_the_away_flag_survives_a_restart(world: Any, database: Any, clock: Any) -> None:
+    table = await _open_oicho(world, world.bob)
+    waiting = min(table.engine.to_act())
+    await world.env.advance_time(61)
+    assert table.seats[waiting].away
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.env.settle()
+    restored = live_table(world)
+    assert restored.seats[waiting].away
+    assert "Away" in str(table_message(world).embeds[0].to_dict())
+
+
+async def test_an_unconfirmed_choice_is_gone_from_the_panel_after_a_restart(world: Any, database: Any,
+                                                                            clock: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="ofc")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    panel = await open_panel(world, world.alice)
+    put = next(b["custom_id"] for b in buttons(panel.response) if ":u:put:place/back" in b["custom_id"])
+    panel = await world.alice.click(panel.response, custom_id=put)
+    assert "→ Back" in panel.response.content  # a provisional choice, on Alice's panel only
+    panel_id = panel.response.id
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.env.settle()
+    shown = message_by_id_for(world, world.alice, panel_id)
+    # The restarted table has no such choice; the open panel was brought to its real state.
+    assert "→ Back" not in shown.content and "→ ?" in shown.content
+    confirm = next(b for b in buttons(shown) if ":u:ok:place" in b.get("custom_id", ""))
+    assert confirm.get("disabled")
+    assert live_table(world).panel_state == {}
+
+
+def message_by_id_for(world: Any, viewer: Any, message_id: int) -> Any:
+    return next(m for m in world.channel.history(viewer=viewer) if m.id == message_id)
+

@@ -1,0 +1,135 @@
+"""The table runtime as members meet it: stale buttons by decision, bots at a pace people can follow, tables
+of only bots that never stall nor hold up other tables, events narrated on the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.core.rng import Shuffle, Shuffler
+from tests.bot.conftest import make_bot
+from tests.bot.tables.driver import enabled_actions, forge_click, live_table, open_panel, press, table_message
+
+
+def stack(world: Any, orders: list[str]) -> None:
+    world.env.bot.tables.new_shuffler = lambda: Shuffler(planned=[Shuffle(order=o) for o in orders],
+                                                          seed_source=lambda: "ab" * 32)
+
+
+async def _oicho_alice_against_bob(world: Any) -> Any:
+    # Bob draws the lowest month and deals. Piles: 2 2 9 9, Bob's card 8; first extras 3 3 1 1, so piles 1 and
+    # 2 stand on 5 and may draw; then 4 and 4 for them if they do.
+    stack(world, ["5 1", "2 2 9 9 8 3 3 1 1 4 4 6 6 6"])
+    await world.alice.slash(world.channel, "play", game="oicho")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    assert table.engine is not None and table.engine.public_view().dealer == 1
+    return table
+
+
+async def test_a_button_of_an_earlier_pile_is_stale_in_the_same_deal(world: Any) -> None:
+    table = await _oicho_alice_against_bob(world)
+    engine = table.engine
+    await press(world, world.alice, "bet 1 5")
+    panel = await open_panel(world, world.alice)
+    pile_select = next(c["custom_id"] for row in panel.response.components for c in row["components"]
+                       if ":s:rng:bet" in c.get("custom_id", ""))
+    panel = await world.alice.select(panel.response, ["2"], custom_id=pile_select)
+    await world.alice.click(panel.response, custom_id=enabled_actions(panel)["bet 2 5"])
+    await press(world, world.alice, "done")
+    assert engine.public_view().current_pile == 1
+    panel = await open_panel(world, world.alice)
+    draw_for_pile_1 = enabled_actions(panel)["draw"]
+    await world.alice.click(panel.response, custom_id=draw_for_pile_1)
+    assert engine.public_view().current_pile == 2 and len(engine.public_view().piles[1].cards) == 2
+    # The same "draw", pressed again from the earlier decision (a double click, an old panel), does nothing.
+    stale = await forge_click(world, world.alice, draw_for_pile_1)
+    assert stale.ephemeral and "earlier decision" in stale.response.content
+    assert "Pile 2: draw or stand?" in stale.response.content  # and shows the decision it faces now
+    assert len(engine.public_view().piles[1].cards) == 2
+    await press(world, world.alice, "stand")
+    assert engine.public_view().phase == "dealer"
+
+
+async def test_a_button_of_an_earlier_street_is_stale(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="ofc")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    engine = table.engine
+    first = await open_panel(world, world.alice)
+    old_hint = next(b["custom_id"] for row in first.response.components for b in row["components"]
+                    if ":u:x:hint" in b.get("custom_id", ""))
+    for member in (world.alice, world.bob):
+        panel = await open_panel(world, member)
+        hint = next(b["custom_id"] for row in panel.response.components for b in row["components"]
+                    if ":u:x:hint" in b.get("custom_id", ""))
+        panel = await member.click(panel.response, custom_id=hint)
+        ok = next(b["custom_id"] for row in panel.response.components for b in row["components"]
+                  if ":u:ok:place" in b.get("custom_id", ""))
+        await member.click(panel.response, custom_id=ok)
+    assert engine.public_view().street == 2
+    before = dict(table.panel_state.get(0, {}))
+    stale = await forge_click(world, world.alice, old_hint)
+    assert stale.ephemeral and "earlier decision" in stale.response.content
+    assert table.panel_state.get(0, {}) == before  # the old hint filled in nothing
+    assert "street 2/3" in stale.response.content and "→ ?" in stale.response.content
+
+
+async def _practice_with_bots(world: Any, game: str, bots: int) -> Any:
+    await world.alice.slash(world.channel, "play", game=game, practice=True)
+    for _ in range(bots):
+        await world.alice.click(world.channel.last_message, label="Add bot")
+    await world.alice.click(world.channel.last_message, label="Start")
+    return live_table(world)
+
+
+@pytest.mark.simcord(settle_timeout=1.0)  # SimCord runs timers due within its settle window: keep it under the pace
+async def test_bots_move_one_at_a_time_at_the_house_pace(world: Any, database: Any, clock: Any) -> None:
+    await world.env.restart_bot(make_bot(database, clock, bot_pace=None))  # the server's own pace setting
+    done = await world.mod.slash(world.channel, "config set", bot_pace=2.0)
+    assert "Bot pace" in str(done.response.embeds[0].to_dict())
+    table = await _practice_with_bots(world, "ofc", bots=2)
+    engine = table.engine
+    assert engine is not None and engine.rules.variant == "c"
+    # Turbo: everyone places at once. Alice's street waits for her; each bot's placement waits out the pace.
+    assert engine.to_act() == {0, 1, 2}
+    await world.env.advance_time(1.9)
+    assert engine.to_act() == {0, 1, 2}
+    await world.env.advance_time(0.2)
+    assert engine.to_act() == {0, 2}  # one bot placed, and the table says so
+    narrated = str(table_message(world).embeds[0].to_dict())
+    assert "🤖 Tanuki placed 5 card(s) face down" in narrated
+    await world.env.advance_time(2.0)
+    assert engine.to_act() == {0}
+    assert "🤖 Kitsune placed 5 card(s) face down" in str(table_message(world).embeds[0].to_dict())
+
+
+async def test_a_table_of_bots_and_away_players_plays_on_without_holding_up_others(world: Any) -> None:
+    table = await _practice_with_bots(world, "oicho", bots=2)
+    engine = table.engine
+    # Alice does nothing: the turn timer marks her away when it is her turn, and the policy plays for her.
+    other = world.guild.create_text_channel("other")
+    for _ in range(400):
+        if not world.env.bot.tables.tables or len(world.env.bot.tables.tables) > 1:
+            break
+        await world.env.advance_time(61)
+    # Meanwhile another table opens and answers at once in another channel.
+    opened = await world.bob.slash(other, "play", game="oicho")
+    assert opened.ephemeral and "is open below" in (opened.response or opened.followups[0]).content
+    for _ in range(400):
+        if table.id not in world.env.bot.tables.tables:
+            break
+        await world.env.advance_time(61)
+    assert table.id not in world.env.bot.tables.tables and engine.is_over
+    assert any(s.away for s in table.seats if not s.bot)
+
+
+async def test_the_table_narrates_the_moves(world: Any) -> None:
+    table = await _oicho_alice_against_bob(world)
+    await press(world, world.alice, "bet 1 5")
+    narrated = str(table_message(world).embeds[0].to_dict())
+    assert "Recent moves" in narrated and "alice bets 5 on pile 1." in narrated
+    del table
