@@ -45,7 +45,8 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if settings.database_path != ":memory:":
         Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
-    bot = create_bot(settings.database_path, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id)
+    bot = create_bot(settings.database_path, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+                     render_processes=settings.render_processes)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:

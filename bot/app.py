@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n.translator import CatalogTranslator
-from bot.render.runner import warm_up
+from bot.render import runner
 from bot.storage import Database
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
@@ -34,6 +34,7 @@ class FudabaBot(commands.Bot):
         lobby_timeout: float = 900.0,
         bot_pace: float | None = None,
         edits_per_second: float = 40.0,
+        render_processes: int = 0,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
     ) -> None:
@@ -46,6 +47,7 @@ class FudabaBot(commands.Bot):
         self._lobby_timeout = lobby_timeout
         self._bot_pace = bot_pace
         self._edits_per_second = edits_per_second
+        self._render_processes = render_processes
         self._component_classes: list[type[discord.ui.DynamicItem[Any]]] = []
         self._sync_commands = sync_commands
         self._dev_guild_id = dev_guild_id
@@ -65,7 +67,9 @@ class FudabaBot(commands.Bot):
                                    edits_per_second=self._edits_per_second)
         # Every table component press and modal is answered by one router, from its custom id.
         self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
-        await warm_up()  # fonts and card faces load once, not on the first player's click
+        if self._render_processes:
+            runner.use_processes(self._render_processes)
+        await runner.warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
         if self._sync_commands:
             await self.tree.sync()

@@ -16,3 +16,6 @@ class Settings(BaseSettings):
     sync_commands: bool = Field(default=True, description="Register slash commands with Discord at start-up")
     dev_guild_id: int | None = Field(default=None, description="Also sync commands to this guild at once (testing)")
     log_level: str = Field(default="INFO")
+    render_processes: int = Field(
+        default=1, ge=0, le=16,
+        description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)")

@@ -1,9 +1,13 @@
 """Rendering off the event loop, with a small cache so an unchanged table is never drawn twice.
 
-A table render costs tens of milliseconds of CPU; on the event loop that would stall every other table
-and the 3-second interaction deadline. Renders run on a small dedicated pool rather than the default
-executor (``asyncio.to_thread``), which aiohttp also uses for DNS look-ups: a burst of table updates
-then waits for a render worker instead of delaying the bot's own networking.
+A table render costs milliseconds of CPU; on the event loop that would stall every other table and the
+3-second interaction deadline. Renders run on a dedicated pool rather than the default executor
+(``asyncio.to_thread``), which aiohttp also uses for DNS look-ups.
+
+A thread pool keeps the work off the loop but not off the interpreter: composing a picture holds the GIL,
+so at a few hundred busy tables the loop itself waits for the render threads and every click gets slower.
+:func:`use_processes` moves rendering into worker processes (the production default, see ``bot.config``):
+the loop then only pays for handing a view over and receiving the PNG. Tests and small setups keep threads.
 
 The cache is keyed by a hash of the renderer and its arguments' ``repr``: views are frozen dataclasses
 whose ``repr`` spells out every field, so two equal views give the same key. Arguments whose ``repr``
@@ -14,15 +18,44 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 RENDER_WORKERS = 2
 CACHE_SIZE = 32
 
-_executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+_executor: Executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+_processes = False
+
+
+def use_processes(workers: int) -> None:
+    """Render in ``workers`` worker processes from now on (0: threads). Each process warms its own fonts and
+    card faces as it starts. Renderers and their arguments must then be picklable (module-level functions or
+    methods of module-level classes, frozen dataclass views)."""
+    global _executor, _processes
+    old = _executor
+    if workers > 0:
+        # "spawn": the bot's process has threads (the database's), which a forked child would inherit half-held.
+        _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_warm_quietly)
+    else:
+        _executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+    _processes = workers > 0
+    old.shutdown(wait=False, cancel_futures=True)
+
+
+def rendering_in_processes() -> bool:
+    return _processes
+
+
+def shutdown() -> None:
+    _executor.shutdown(wait=False, cancel_futures=True)
 
 
 class RenderCache:
@@ -115,7 +148,14 @@ def _warm() -> None:
             compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang)
 
 
+def _warm_quietly() -> None:
+    try:
+        _warm()
+    except Exception:  # a worker that cannot warm up still renders (slowly the first time)
+        log.exception("warming up a render worker failed")
+
+
 async def warm_up() -> None:
     """Pay the cold-start cost (font loading, card faces: ~50–150 ms) on the render pool at start-up,
-    instead of on the first table's interaction."""
-    await asyncio.get_running_loop().run_in_executor(_executor, _warm)
+    instead of on the first table's interaction (worker processes warm themselves as they start)."""
+    await asyncio.get_running_loop().run_in_executor(_executor, _warm_quietly)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.ui.base import GameUI
 
 
+@lru_cache(maxsize=1)
 def adapters() -> dict[str, GameUI]:
     """Every game that can be played on Discord, by id (an engine without an adapter is not offered)."""
     from bot.ui.ofc import OFCUI

@@ -112,3 +112,22 @@ async def test_warm_up_runs() -> None:
 
     await runner.warm_up()
     assert kabu_face.cache_info().currsize >= 12
+
+
+async def test_a_worker_process_draws_the_same_picture() -> None:
+    """Rendering can leave the bot's process (so drawing never holds the event loop's interpreter)."""
+    import os
+
+    from bot.render.oicho import render_oicho_table
+    from bot.render.samples import BUSY_NAMES, busy_oicho_view
+
+    here = render_oicho_table(busy_oicho_view(), BUSY_NAMES, "ja")
+    runner.use_processes(1)
+    try:
+        assert runner.rendering_in_processes()
+        there = await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja")
+        pid = await asyncio.get_running_loop().run_in_executor(runner._executor, os.getpid)
+    finally:
+        runner.use_processes(0)
+    assert there == here and pid != os.getpid()
+    assert not runner.rendering_in_processes()
