@@ -271,6 +271,7 @@ class ModerationCog(commands.Cog):
         db = self.bot.db
         before = config_lines(await db.get_config(interaction.guild_id), locale)
         after_config = await db.set_config(interaction.guild_id, actor_id=interaction.user.id, **changes)
+        self.bot.tables.config_changed(interaction.guild_id)
         after = config_lines(after_config, locale)
         diff = [
             f"• **{label}**: {old} → {new}" for (label, old), (_, new) in zip(before, after, strict=True) if old != new

@@ -52,7 +52,7 @@ class Autoplay:
     async def _pace(self, session: TableSession) -> float:
         if self.m.bot_pace is not None:
             return self.m.bot_pace
-        config = await self.m.db.get_config(session.guild_id)
+        config = await self.m.config(session.guild_id)
         return float(config.bot_pace_ms) / 1000
 
     async def _run(self, session: TableSession) -> None:
@@ -104,7 +104,7 @@ class Autoplay:
         session.runtime["timer"] = asyncio.create_task(self._timeout(session, engine.serial))
 
     async def _timeout(self, session: TableSession, serial: int) -> None:
-        config = await self.m.db.get_config(session.guild_id)
+        config = await self.m.config(session.guild_id)
         await asyncio.sleep(config.turn_timer_seconds)
         engine = session.engine
         if session.status != "playing" or engine is None or engine.serial != serial:

@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CONFIG_SECONDS = 30.0
+"""How long a server's settings are taken as read (a moderator's change through /config applies at once)."""
+
 
 class TableManager:
     """All live tables of this process."""
@@ -68,10 +71,24 @@ class TableManager:
         self.panels = Panels(self)
         self.restorer = Restorer(self)
         self._background: set[asyncio.Task[Any]] = set()
+        self._configs: dict[int, tuple[float, Any]] = {}
 
     @property
     def db(self) -> Any:
         return self.bot.db
+
+    async def config(self, guild_id: int) -> Any:
+        """The server's settings (turn timer, bot pace …), read at most every few seconds per server."""
+        now = asyncio.get_running_loop().time()
+        cached = self._configs.get(guild_id)
+        if cached is not None and now - cached[0] < CONFIG_SECONDS:
+            return cached[1]
+        config = await self.db.get_config(guild_id)
+        self._configs[guild_id] = (now, config)
+        return config
+
+    def config_changed(self, guild_id: int) -> None:
+        self._configs.pop(guild_id, None)
 
     # ------------------------------------------------------------------ lookups
 

@@ -49,6 +49,8 @@ class OpenPanel:
     signature: str
     interaction: discord.Interaction | None = None
     stored: PanelRow | None = None
+    stamp: str = ""
+    """What the panel was last drawn from (see :func:`stamp`)."""
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         if self.interaction is not None:
@@ -102,6 +104,13 @@ class Panels:
                             dict(session.panel_state.get(seat, {})), session.ctx(lang))
 
     @staticmethod
+    def stamp(session: TableSession, seat: int) -> str:
+        """The moves made so far and the seat's panel choices: a panel drawn from the same is the same panel."""
+        engine = session.engine
+        serial = -1 if engine is None else engine.serial
+        return f"{serial}|{session.status}|{sorted(session.panel_state.get(seat, {}).items())!r}"
+
+    @staticmethod
     def spec(session: TableSession, seat: int, snap: Snapshot) -> PanelSpec:
         return ui_for(session.game).panel(snap.view, seat, snap.legal, snap.ctx, snap.state)
 
@@ -113,8 +122,11 @@ class Panels:
         return rendered
 
     async def build(self, session: TableSession, seat: int, lang: str, note: str | None = None) -> Rendered:
+        stamp = self.stamp(session, seat)
         snap = await self.snapshot(session, seat, lang)
-        return await asyncio.to_thread(self.draw, session, seat, snap, note)
+        rendered = await asyncio.to_thread(self.draw, session, seat, snap, note)
+        rendered.stamp = "" if note else stamp
+        return rendered
 
     @staticmethod
     def message(rendered: Rendered) -> dict[str, Any]:
@@ -190,7 +202,7 @@ class Panels:
         """The seat's latest panel: it follows the game until its interaction token runs out."""
         now = self.m.clock()
         lang = lang_of(interaction.locale)
-        self.panels(session)[seat] = OpenPanel(lang, now, rendered.signature(), interaction)
+        self.panels(session)[seat] = OpenPanel(lang, now, rendered.signature(), interaction, stamp=rendered.stamp)
         if interaction.application_id is not None and interaction.token:
             row = PanelRow(session.id, seat, interaction.application_id, interaction.token, lang, now)
             self.m.spawn(self.m.db.save_panel(row), f"table {session.id}: remembering a panel")
@@ -210,12 +222,15 @@ class Panels:
                 if self.m.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
                     self.panels(session).pop(seat, None)
                     continue
+                if panel.stamp and panel.stamp == self.stamp(session, seat):
+                    continue  # nothing it is drawn from has changed (the clicker's own, just answered)
                 try:
                     rendered = await self.build(session, seat, panel.lang)
                 except Exception:
                     log.exception("table %s: drawing the panel of seat %s failed", session.id, seat)
                     continue
                 signature = rendered.signature()
+                panel.stamp = rendered.stamp
                 if signature == panel.signature:
                     continue
                 panel.signature = signature

@@ -35,6 +35,8 @@ class Results:
         self._retry_task: asyncio.Task[None] | None = None
         self._posting: set[tuple[int, int]] = set()
         """Deals whose post is under way: two retries that meet post a result once."""
+        self.owing: set[int] = set()
+        """Tables with a results message that failed to post (checked again after their next update)."""
 
     async def post(self, session: TableSession, settled: list[Settled]) -> bool:
         """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through."""
@@ -43,6 +45,7 @@ class Results:
             ok = await self._post(session.id, session.channel_id, session.guild_id, session.game, session.ctx(),
                                   item.result, item.summary.get("seeds", [])) and ok
         if not ok:
+            self.owing.add(session.id)
             self._schedule_retry()
         return ok
 
@@ -77,6 +80,8 @@ class Results:
 
     async def retry(self, session: TableSession | None = None) -> None:
         """Post the results still owed (of one table, or of every table)."""
+        if session is not None and session.id not in self.owing:
+            return
         owed = await self.m.db.unposted_results(None if session is None else session.id)
         failed = False
         contexts: dict[int, tuple[int, int, str, TableContext, int] | None] = {}
@@ -93,6 +98,10 @@ class Results:
                 failed = True
         if failed:
             self._schedule_retry()
+        elif session is not None:
+            self.owing.discard(session.id)
+        else:
+            self.owing.clear()
 
     async def _context(self, hand: HandRecord) -> tuple[int, int, str, TableContext, int] | None:
         live = self.m.tables.get(hand.table_id)

@@ -80,6 +80,8 @@ class Rendered:
 
     content: str
     rows: list[list[Component]] = field(default_factory=list)
+    stamp: str = ""
+    """What it was drawn from (set by the table runtime), so an unchanged panel need not be drawn again."""
 
     def signature(self) -> str:
         return repr((self.content, self.rows))
