@@ -8,7 +8,7 @@ import json
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import aiosqlite
 
@@ -16,6 +16,7 @@ from bot.storage.errors import IdempotencyConflict, InsufficientFunds, NotFound,
 from bot.storage.models import GuildConfig, Wallet
 
 Clock = Callable[[], float]
+T = TypeVar("T")
 Account = Literal["wallet", "seat", "house", "mint"]
 
 
@@ -38,33 +39,49 @@ class Core:
         # read, so it never sees another coroutine's half-done transaction) runs under this lock,
         # which is held across database I/O only.
         self._lock = asyncio.Lock()
+        self._cursor: aiosqlite.Cursor | None = None  # see _writer
 
     # ------------------------------------------------------------------ statement helpers
-    # Each consumes its cursor: an unconsumed one leaves a statement running and breaks COMMIT.
+    # Every aiosqlite call is a round trip to the connection's thread (a "thread hop"), which is most of what a
+    # statement costs here, so each helper makes exactly one. Reads go through ``execute_fetchall``, whose
+    # cursor is consumed and dropped on the connection's thread (an unconsumed one would leave a statement
+    # running and break COMMIT). Statements that return no rows (writes, BEGIN/COMMIT, DDL) run on one cursor
+    # kept for the connection's life: a write's statement is finished when ``execute`` returns, so its cursor
+    # needs no closing round trip, and its ``rowcount``/``lastrowid`` are read before anything else can run on
+    # it (every caller holds ``_lock``, as every transaction and read does).
+
+    async def _writer(self) -> aiosqlite.Cursor:
+        """The connection's cursor for statements that return no rows (made on first use)."""
+        if self._cursor is None:
+            self._cursor = await self._conn.cursor()
+        return self._cursor
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self._conn.execute(sql, params) as cur:
-            return cur.rowcount
+        """A statement that returns no rows; the number of rows it changed."""
+        cur = self._cursor or await self._writer()
+        await cur.execute(sql, params)
+        return cur.rowcount
 
     async def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
         """One statement over many parameter rows in a single round trip; the total of rows changed."""
-        async with self._conn.executemany(sql, rows) as cur:
-            return cur.rowcount
+        cur = self._cursor or await self._writer()
+        await cur.executemany(sql, rows)
+        return cur.rowcount
 
     async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        async with self._conn.execute(sql, params) as cur:
-            rowid = cur.lastrowid
+        cur = self._cursor or await self._writer()
+        await cur.execute(sql, params)
+        rowid = cur.lastrowid
         assert rowid is not None
         return rowid
 
     async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        async with self._conn.execute(sql, params) as cur:
-            row: aiosqlite.Row | None = await cur.fetchone()
-            return row
+        """The row of a query that finds at most one (a lookup by key)."""
+        rows = await self._conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self._conn.execute_fetchall(sql, params))
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         row = await self._one(sql, params)
@@ -87,6 +104,20 @@ class Core:
                 with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
                     await self._exec("ROLLBACK")
                 raise
+
+    async def _in_one_hop(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(sqlite3_connection, now, *args)`` — a whole transaction written as plain sqlite3 calls — on the
+        connection's thread in a single round trip, under the lock. For the hottest path only (a move):
+        every round trip is also a wait for the event loop to pick the result up, which is what a move's
+        latency is made of on a busy bot. Relies on aiosqlite's ``_execute`` (falls back to the thread hop by
+        hop if a future aiosqlite drops it)."""
+        execute = getattr(self._conn, "_execute", None)
+        async with self._lock:
+            now = self._clock()
+            if execute is None:  # pragma: no cover - an aiosqlite without _execute
+                return await asyncio.to_thread(fn, self._conn._conn, now, *args)
+            result: T = await execute(fn, self._conn._conn, now, *args)
+            return result
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[None]:

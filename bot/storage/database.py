@@ -82,6 +82,9 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         return db
 
     async def close(self) -> None:
+        if self._cursor is not None:
+            await self._cursor.close()
+            self._cursor = None
         await self._conn.close()
 
     async def __aenter__(self) -> Database:

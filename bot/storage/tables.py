@@ -7,6 +7,7 @@ table moves no chips: its stacks are virtual and its movements have no ledger le
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 import uuid
@@ -90,6 +91,39 @@ def _hand(row: aiosqlite.Row, position: int | None = None) -> HandRecord:
         position=position,
         posted=bool(row["posted"]),
     )
+
+
+def _append_moves(conn: sqlite3.Connection, now: float, table_id: int, entries: Sequence[LogEntry],
+                  away: Mapping[int, bool]) -> None:
+    """:meth:`TableOps.append_step` for a plain move, as one transaction of plain sqlite3 calls (the same
+    statements and checks as the general path)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+        if row[0] != "playing":
+            raise InvalidState("storage.table_not_active", f"table {table_id} is {row[0]}, not playing",
+                               table_id=table_id, status=row[0], expected=("playing",))
+        try:
+            conn.executemany(
+                "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
+                [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
+            )
+        except sqlite3.IntegrityError as exc:
+            raise InvalidState(
+                "storage.log_conflict", f"table {table_id}: log rows already written ({exc})", table_id=table_id
+            ) from exc
+        if away:
+            conn.executemany(
+                "UPDATE seats SET away = ? WHERE table_id = ? AND position = ? AND left_at IS NULL",
+                [(int(flag), table_id, position) for position, flag in away.items()],
+            )
+        conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 class TableOps(Core):
@@ -441,15 +475,17 @@ class TableOps(Core):
 
     async def _settle(
         self, table_id: int, deal_no: int, deltas: Sequence[int], summary: Mapping[str, Any], key: str | None,
-        now: float,
+        now: float, table: Table | None = None,
     ) -> Settlement:
-        """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`)."""
+        """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`, which passes the
+        playing ``table`` as this transaction has it, so it is not read twice)."""
         key = key or f"settle:{table_id}:{deal_no}"
         deltas = [int(d) for d in deltas]
         summary_json = json.dumps(dict(summary), ensure_ascii=False, separators=(",", ":"))
         if (stored := await self._replayed(key, "settlement")) is not None:
             return load_outcome(Settlement, stored)
-        table = await self._active(table_id, "playing")
+        if table is None:
+            table = await self._active(table_id, "playing")
         seats = table.seats
         if len(deltas) != len(seats):
             raise InvalidValue(
@@ -525,9 +561,13 @@ class TableOps(Core):
         the game ended, the closing (every stack paid back, as :meth:`close_table`).
 
         Nothing is written if any part is refused; the log's ``(table, seq)`` key refuses a row written twice.
+        A plain move (no deal finished) is written in one round trip to the database thread.
         """
+        if not settle and checkpoint is None and not close:
+            await self._in_one_hop(_append_moves, table_id, list(entries), dict(away or {}))
+            return Step()
         async with self._write() as now:
-            await self._active(table_id, "playing")
+            table = await self._active(table_id, "playing")
             if entries:
                 try:
                     await self._many(
@@ -545,7 +585,12 @@ class TableOps(Core):
                 )
             settlements = []
             for deal in settle:
-                settlements.append(await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now))
+                settled = await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table)
+                settlements.append(settled)
+                if not settled.replayed:  # the stacks this transaction now holds, for the next deal's checks
+                    seats = tuple(dataclasses.replace(s, stack=stack) for s, stack in zip(table.seats, settled.stacks,
+                                                                                           strict=True))
+                    table = dataclasses.replace(table, seats=seats)
             if checkpoint is not None:
                 record, seq = checkpoint
                 await self._exec(
