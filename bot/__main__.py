@@ -46,7 +46,7 @@ def main() -> int:
     if settings.database_path != ":memory:":
         Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
     bot = create_bot(settings.database_path, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                     render_processes=settings.render_processes)
+                     render_processes=settings.render_processes, tune_gc=True)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:

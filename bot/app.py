@@ -15,6 +15,7 @@ from bot.render import runner
 from bot.storage import Database
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
+from bot.tuning import tune_gc
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,7 @@ class FudabaBot(commands.Bot):
         bot_pace: float | None = None,
         edits_per_second: float = 40.0,
         render_processes: int = 0,
+        tune_gc: bool = False,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
     ) -> None:
@@ -48,6 +50,7 @@ class FudabaBot(commands.Bot):
         self._bot_pace = bot_pace
         self._edits_per_second = edits_per_second
         self._render_processes = render_processes
+        self._tune_gc = tune_gc
         self._component_classes: list[type[discord.ui.DynamicItem[Any]]] = []
         self._sync_commands = sync_commands
         self._dev_guild_id = dev_guild_id
@@ -71,6 +74,8 @@ class FudabaBot(commands.Bot):
             runner.use_processes(self._render_processes)
         await runner.warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
+        if self._tune_gc:
+            tune_gc()
         if self._sync_commands:
             await self.tree.sync()
             if self._dev_guild_id:

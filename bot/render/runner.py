@@ -71,7 +71,8 @@ class RenderCache:
     @staticmethod
     def key(fn: Callable[..., Any], args: tuple[Any, ...]) -> str | None:
         """A digest of the renderer and its arguments, or None when they cannot be keyed safely."""
-        text = repr((getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)), args))
+        name = getattr(fn, "__qualname__", None) or repr(fn)
+        text = repr((getattr(fn, "__module__", ""), name, args))
         if " at 0x" in text:
             return None
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
@@ -96,6 +97,12 @@ class RenderCache:
 
 
 cache = RenderCache()
+
+
+async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on the worker pool, uncached: CPU-bound work (a bot's decision) that must not hold the event
+    loop. In worker processes it does not even hold the loop's interpreter lock."""
+    return await asyncio.get_running_loop().run_in_executor(_executor, fn, *args)
 
 
 async def render_in_thread(fn: Callable[..., bytes], *args: Any) -> bytes:

@@ -1,7 +1,8 @@
 """Bots and timers: bot players and away members move on their own, at a pace people can follow.
 
 Each table with a seat to move for (a bot, or a member marked away) runs one mover task. The mover looks at
-the table under its lock, works out the move with the game's policy **off the event loop** (a worker thread),
+the table under its lock, works out the move with the game's policy **off the event loop** (on the worker
+pool: a worker process in production, so a slow policy holds neither the loop nor its interpreter lock),
 waits the server's bot pace so the previous move stays on the table long enough to be seen, and submits the
 move through the table's ``commit`` like any click (refused if anything changed meanwhile, then it looks
 again). Each move is its own commit, so each appears on the table one at a time. A table of only bots and
@@ -19,6 +20,7 @@ import random
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
+from bot.render.runner import off_loop
 from games.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -71,7 +73,7 @@ class Autoplay:
             if pace > 0:
                 await asyncio.sleep(pace)
             rng = random.Random(f"{session.id}:{serial}:{seat}")
-            action = await asyncio.to_thread(session.spec.policy, view, legal, rng)
+            action = await off_loop(session.spec.policy, view, legal, rng)
             try:
                 outcome = await session.commit(self.m.db, seat, action, by_policy=True, expect_serial=serial)
             except UserError as error:

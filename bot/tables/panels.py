@@ -6,8 +6,7 @@ minutes, the life of its interaction token). The tokens are also kept in the dat
 the open panels are brought up to the table's real state (an unconfirmed choice the table no longer has is
 gone from them too).
 
-The game's presentation (its text, the OFC aids) runs in a worker thread: it only reads a view taken under
-the table's lock, and the event loop stays free for other tables.
+A panel is drawn from a view taken under the table's lock, so it never shows a change still being written.
 """
 
 from __future__ import annotations
@@ -38,6 +37,9 @@ log = logging.getLogger(__name__)
 
 PANEL_FOLLOW_SECONDS = 14 * 60
 """An interaction token lives 15 minutes: until then a player's open panel is kept up to date."""
+TOKEN_REFRESH_SECONDS = 10 * 60
+"""A click on a panel gives a fresh token for the same message; it is written down only when the one kept is
+this old (every click would otherwise cost a database write)."""
 
 
 @dataclass
@@ -51,6 +53,8 @@ class OpenPanel:
     stored: PanelRow | None = None
     stamp: str = ""
     """What the panel was last drawn from (see :func:`stamp`)."""
+    saved_at: float = -1e18
+    """When its token was last written down (for the panels' refresh after a restart)."""
 
     async def edit(self, client: discord.Client, **fields: Any) -> None:
         if self.interaction is not None:
@@ -124,7 +128,9 @@ class Panels:
     async def build(self, session: TableSession, seat: int, lang: str, note: str | None = None) -> Rendered:
         stamp = self.stamp(session, seat)
         snap = await self.snapshot(session, seat, lang)
-        rendered = await asyncio.to_thread(self.draw, session, seat, snap, note)
+        # Drawn on the loop: a panel is text and a few components (well under a millisecond), and a thread would
+        # only compete with the loop for the interpreter lock. Slow game steps (a hint) run on the worker pool.
+        rendered = self.draw(session, seat, snap, note)
         rendered.stamp = "" if note else stamp
         return rendered
 
@@ -142,7 +148,7 @@ class Panels:
         lang = lang_of(interaction.locale)
         rendered = await self.build(session, seat, lang)
         await interaction.response.send_message(**self.message(rendered), ephemeral=True)
-        self.remember(session, seat, interaction, rendered)
+        self.remember(session, seat, interaction, rendered, new_message=True)
 
     async def answer(self, interaction: discord.Interaction, session: TableSession, seat: int, *,
                      note: str | None = None, outcome: Outcome | None = None) -> None:
@@ -154,7 +160,8 @@ class Panels:
         try:
             rendered = await self.build(session, seat, lang, note)
             message = self.message(rendered)
-            if not _own_panel(interaction):
+            own = _own_panel(interaction)
+            if not own:
                 # A button that is not on the clicker's private panel (a forged one on a public message): the
                 # panel goes in a new private message, never into the message clicked.
                 if interaction.response.is_done():
@@ -173,7 +180,7 @@ class Panels:
             if not isinstance(error, discord.HTTPException):
                 raise
             return
-        self.remember(session, seat, interaction, rendered)
+        self.remember(session, seat, interaction, rendered, new_message=not own)
 
     async def tell_done(self, interaction: discord.Interaction, session: TableSession, seat: int,
                         outcome: Outcome) -> None:
@@ -198,12 +205,17 @@ class Panels:
         found: dict[int, OpenPanel] = session.runtime.setdefault("panels", {})
         return found
 
-    def remember(self, session: TableSession, seat: int, interaction: discord.Interaction, rendered: Rendered) -> None:
+    def remember(self, session: TableSession, seat: int, interaction: discord.Interaction, rendered: Rendered, *,
+                 new_message: bool = False) -> None:
         """The seat's latest panel: it follows the game until its interaction token runs out."""
         now = self.m.clock()
         lang = lang_of(interaction.locale)
-        self.panels(session)[seat] = OpenPanel(lang, now, rendered.signature(), interaction, stamp=rendered.stamp)
-        if interaction.application_id is not None and interaction.token:
+        old = self.panels(session).get(seat)
+        saved_at = -1e18 if new_message or old is None else old.saved_at
+        panel = OpenPanel(lang, now, rendered.signature(), interaction, stamp=rendered.stamp, saved_at=saved_at)
+        self.panels(session)[seat] = panel
+        if interaction.application_id is not None and interaction.token and now - saved_at > TOKEN_REFRESH_SECONDS:
+            panel.saved_at = now
             row = PanelRow(session.id, seat, interaction.application_id, interaction.token, lang, now)
             self.m.spawn(self.m.db.save_panel(row), f"table {session.id}: remembering a panel")
 

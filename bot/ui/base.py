@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -30,8 +30,9 @@ class TableContext:
     stake: int
     practice: bool
     lang: str
-    rules: Any = None
-    """The table's house rules (the engine's views carry them too; results need them without a view)."""
+    rules: Any = field(default=None, repr=False, compare=False)
+    """The table's house rules (the engine's views carry them too; results need them without a view). Left out
+    of ``repr``: a render's cache key is the repr of its arguments, and a rules model's repr is slow."""
 
 
 class GameUI(ABC):
