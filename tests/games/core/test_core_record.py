@@ -252,3 +252,34 @@ def test_cli_reports_bad_records_as_json_on_stderr(
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "error" in json.loads(captured.err)
+
+
+def _oicho_example_cut_after_round_one() -> TableRecord:
+    """docs/examples/oicho.json as it stood right after round 1's last action: round 2's shuffle not made yet."""
+    record = TableRecord.loads((Path(__file__).parents[3] / "docs/examples/oicho.json").read_text(encoding="utf-8"))
+    record.shuffles = [s for s in record.shuffles if s.deal == 1]
+    record.actions = record.actions[:6]  # ... Ben stands on pile 4, Aki stands: round 1 is settled
+    return record
+
+
+def test_a_record_ending_as_a_deal_ends_prints_the_finished_deal(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    record = _oicho_example_cut_after_round_one()
+    out = summary(record)
+    assert [(d["deal"], d["deltas"]) for d in out["deals"]] == [(1, [-5, 5])]
+    assert out["totals"] == [-5, 5] and out["stacks"] == [95, 105]
+    assert out["awaiting_shuffle"] == 2 and out["to_act"] == [] and out["over"] is False
+    path = tmp_path / "cut.json"
+    path.write_text(record.dumps(), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["deals"][0]["deltas"] == [-5, 5] and printed["awaiting_shuffle"] == 2
+
+
+def test_a_shuffle_missing_before_later_actions_is_still_refused() -> None:
+    record = _oicho_example_cut_after_round_one()
+    record.actions.append((0, "bet 1 20"))  # round 2's first bet, without round 2's shuffle
+    with pytest.raises(RecordError, match="no shuffle for deal 2"):
+        summary(record)
+    with pytest.raises(RecordError):
+        replay(record)  # a plain replay never deals from an unshuffled pack
