@@ -81,9 +81,13 @@ Idempotency. Each movement's key is UNIQUE. Replaying a key returns the original
 the caller passes one (an interaction id, say). A refused operation records nothing, so its key
 may be used again.
 
-Concurrency. One connection serialises statements, not transactions, so every transaction runs
-under one ``asyncio.Lock`` held only across database I/O. Reads take the lock too: on a shared
-connection they would otherwise see another coroutine's transaction half done.
+Concurrency. Each operation is one transaction (or one read), written once as a body that awaits
+statement requests (:mod:`bot.storage.tx`) and run whole on the connection's thread: one round trip
+from the event loop however many statements it makes, so a click does not wait behind a settlement's
+dozen. That thread runs one body at a time, start to finish (even if the coroutine that sent it was
+cancelled), so no transaction or read sees another half done. All of them also take one
+``asyncio.Lock``, held only across that round trip, which keeps them out of a transaction driven by
+hand (tests). A natively async backend (asyncpg) would run the same bodies, awaiting each statement.
 """
 
 from __future__ import annotations

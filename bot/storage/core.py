@@ -1,4 +1,15 @@
-"""The connection, the write lock, statement helpers and the one place that moves chips (``_move``)."""
+"""The connection, the lock, running operations on the connection's thread, and the one place that moves chips
+(``_move``).
+
+An operation is a body (an ``async def`` that awaits statement requests, :mod:`bot.storage.tx`) handed to
+:meth:`Core._transaction` or :meth:`Core._read`, which run it whole on the connection's thread: one round trip
+("thread hop") from the event loop per operation, however many statements it makes. A hop is most of what a
+statement costs here, and on a busy bot each one also waits for the event loop to pick its result up, which is
+what a click waits behind. The shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
+"""
+
+# A statement request built but never awaited runs nothing: have mypy say so.
+# mypy: enable-error-code="unused-awaitable"
 
 from __future__ import annotations
 
@@ -6,7 +17,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -14,9 +25,11 @@ import aiosqlite
 
 from bot.storage.errors import IdempotencyConflict, InsufficientFunds, NotFound, StorageError
 from bot.storage.models import GuildConfig, Wallet
+from bot.storage.tx import All, Exec, Insert, Many, One, Scalar, perform, run_read, run_transaction
 
 Clock = Callable[[], float]
 T = TypeVar("T")
+A = TypeVar("A")
 Account = Literal["wallet", "seat", "house", "mint"]
 
 
@@ -35,65 +48,65 @@ class Core:
     def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
         self._conn = conn
         self._clock = clock
-        # One connection serialises statements, not transactions: every transaction (and every
-        # read, so it never sees another coroutine's half-done transaction) runs under this lock,
-        # which is held across database I/O only.
+        # Every transaction and read runs under this lock, held across its one round trip only.
         self._lock = asyncio.Lock()
-        self._cursor: aiosqlite.Cursor | None = None  # see _writer
 
-    # ------------------------------------------------------------------ statement helpers
-    # Every aiosqlite call is a round trip to the connection's thread (a "thread hop"), which is most of what a
-    # statement costs here, so each helper makes exactly one. Reads go through ``execute_fetchall``, whose
-    # cursor is consumed and dropped on the connection's thread (an unconsumed one would leave a statement
-    # running and break COMMIT). Statements that return no rows (writes, BEGIN/COMMIT, DDL) run on one cursor
-    # kept for the connection's life: a write's statement is finished when ``execute`` returns, so its cursor
-    # needs no closing round trip, and its ``rowcount``/``lastrowid`` are read before anything else can run on
-    # it (every caller holds ``_lock``, as every transaction and read does).
+    # ------------------------------------------------------------------ running operations
 
-    async def _writer(self) -> aiosqlite.Cursor:
-        """The connection's cursor for statements that return no rows (made on first use)."""
-        if self._cursor is None:
-            self._cursor = await self._conn.cursor()
-        return self._cursor
+    async def _transaction(self, body: Callable[[float], Awaitable[T]]) -> T:
+        """Run ``body(now)`` as one write transaction, in one round trip, and give its result.
+
+        ``now`` is the transaction's timestamp, read once the lock is held. Any exception leaving the body rolls
+        back everything it wrote and is re-raised here: a refused operation writes nothing. The body runs on the
+        connection's thread while the event loop goes on, so it must not read what the loop may change meanwhile
+        (take copies of mutable arguments first)."""
+        async with self._lock:
+            return await self._hop(run_transaction, body(self._clock()))
+
+    async def _read(self, body: Callable[[], Awaitable[T]]) -> T:
+        """Run ``body()``, which may only query, in one round trip and give its result.
+
+        Made once the lock is held: a body never started would be a coroutine "never awaited"."""
+        async with self._lock:
+            return await self._hop(run_read, body())
+
+    async def _hop(self, fn: Callable[[sqlite3.Connection, A], T], arg: A) -> T:
+        """``fn(sqlite3_connection, arg)`` on the connection's thread, in one round trip.
+
+        Relies on aiosqlite's private ``_execute``, as its public calls run one statement each (falls back to
+        asyncio's threads if a future aiosqlite drops it). A cancelled await does not stop ``fn``: the thread
+        still runs it whole (a transaction commits or rolls back by itself), and what is sent to the thread next
+        runs after it, so no transaction or read ever sees another half done."""
+        execute = getattr(self._conn, "_execute", None)
+        if execute is None:  # pragma: no cover - an aiosqlite without _execute
+            return await asyncio.to_thread(fn, self._conn._conn, arg)
+        result: T = await execute(fn, self._conn._conn, arg)
+        return result
+
+    # ------------------------------------------------------------------ by hand: tests and maintenance
+    # A statement per round trip, without the lock: inside ``_write`` (which holds it) or when nothing else runs.
+    # Operations never use these (a body awaiting one would fail: it may await statement requests only).
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         """A statement that returns no rows; the number of rows it changed."""
-        cur = self._cursor or await self._writer()
-        await cur.execute(sql, params)
-        return cur.rowcount
+        changed: int = await self._hop(perform, Exec(sql, params))
+        return changed
 
-    async def _many(self, sql: str, rows: Iterable[Sequence[Any]]) -> int:
-        """One statement over many parameter rows in a single round trip; the total of rows changed."""
-        cur = self._cursor or await self._writer()
-        await cur.executemany(sql, rows)
-        return cur.rowcount
-
-    async def _insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        cur = self._cursor or await self._writer()
-        await cur.execute(sql, params)
-        rowid = cur.lastrowid
-        assert rowid is not None
-        return rowid
-
-    async def _one(self, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Row | None:
-        """The row of a query that finds at most one (a lookup by key)."""
-        rows = await self._conn.execute_fetchall(sql, params)
-        return next(iter(rows), None)
-
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[aiosqlite.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        rows: list[sqlite3.Row] = await self._hop(perform, All(sql, params))
+        return rows
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        row = await self._one(sql, params)
-        return None if row is None else row[0]
+        return await self._hop(perform, Scalar(sql, params))
 
     @asynccontextmanager
     async def _write(self) -> AsyncIterator[float]:
-        """One write transaction under the lock; yields the transaction's timestamp.
+        """A transaction driven statement by statement from the event loop (a round trip each), under the lock;
+        yields its timestamp. For tests and maintenance: an operation is a body run by :meth:`_transaction`.
 
-        A cancelled await does not stop its statement: aiosqlite still runs it on the connection's
-        thread. So BEGIN sits inside the ``try`` and the ROLLBACK is sent unconditionally; it queues
-        behind whatever statement was in flight and undoes it too.
+        A cancelled await does not stop its statement: aiosqlite still runs it on the connection's thread. So
+        BEGIN sits inside the ``try`` and the ROLLBACK is sent unconditionally; it queues behind whatever
+        statement was in flight and undoes it too.
         """
         async with self._lock:
             try:
@@ -105,30 +118,11 @@ class Core:
                     await self._exec("ROLLBACK")
                 raise
 
-    async def _in_one_hop(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(sqlite3_connection, now, *args)`` — a whole transaction written as plain sqlite3 calls — on the
-        connection's thread in a single round trip, under the lock. For the hottest path only (a move):
-        every round trip is also a wait for the event loop to pick the result up, which is what a move's
-        latency is made of on a busy bot. Relies on aiosqlite's ``_execute`` (falls back to the thread hop by
-        hop if a future aiosqlite drops it)."""
-        execute = getattr(self._conn, "_execute", None)
-        async with self._lock:
-            now = self._clock()
-            if execute is None:  # pragma: no cover - an aiosqlite without _execute
-                return await asyncio.to_thread(fn, self._conn._conn, now, *args)
-            result: T = await execute(fn, self._conn._conn, now, *args)
-            return result
-
-    @asynccontextmanager
-    async def _read(self) -> AsyncIterator[None]:
-        async with self._lock:
-            yield
-
     # ------------------------------------------------------------------ shared pieces of transactions
 
     async def _replayed(self, key: str, *reasons: str) -> str | None:
         """The stored outcome if ``key`` was already used for one of ``reasons`` (a no-op replay)."""
-        row = await self._one("SELECT reason, outcome FROM movements WHERE idem_key = ?", (key,))
+        row = await One("SELECT reason, outcome FROM movements WHERE idem_key = ?", (key,))
         if row is None:
             return None
         if row["reason"] not in reasons:
@@ -155,21 +149,21 @@ class Core:
         legs = [leg for leg in legs if leg.delta != 0]
         if sum(leg.delta for leg in legs) != 0:
             raise StorageError("storage.unbalanced", f"movement {reason} does not sum to zero: {legs}")
-        movement_id = await self._insert(
+        movement_id = await Insert(
             "INSERT INTO movements (guild_id, reason, idem_key, actor_id, table_id, note, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (guild_id, reason, key, actor_id, table_id, note, now),
         )
         if legs:
             await self._apply_legs(guild_id, legs)
-            await self._many(
+            await Many(
                 "INSERT INTO ledger (movement_id, guild_id, account, user_id, seat_id, delta) VALUES (?, ?, ?, ?, ?, ?)",
                 [(movement_id, guild_id, leg.account, leg.user_id, leg.seat_id, leg.delta) for leg in legs],
             )
         return movement_id
 
     async def _apply_legs(self, guild_id: int, legs: Sequence[Leg]) -> None:
-        """Apply legs with one statement per kind of account (a thread hop each, not one per leg).
+        """Apply legs with one statement per kind of account, not one per leg.
 
         Wallets and seats change through conditional updates; if fewer rows changed than there were legs,
         one would have gone below 0 and :meth:`_apply` names it (the caller's transaction rolls back)."""
@@ -178,14 +172,14 @@ class Core:
         seats = [leg for leg in ordered if leg.account == "seat"]
         accounts = [leg for leg in ordered if leg.account not in ("wallet", "seat")]
         if wallets:
-            changed = await self._many(
+            changed = await Many(
                 "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
                 [(leg.delta, guild_id, leg.user_id, leg.delta) for leg in wallets],
             )
             if changed != len(wallets):
                 await self._refuse(guild_id, wallets)
         if seats:
-            changed = await self._many(
+            changed = await Many(
                 "UPDATE seats SET stack = stack + ? WHERE id = ? AND stack + ? >= 0",
                 [(leg.delta, leg.seat_id, leg.delta) for leg in seats],
             )
@@ -193,7 +187,7 @@ class Core:
                 await self._refuse(guild_id, seats)
         if accounts:
             # The house and the mint have no floor (see the package docstring).
-            await self._many(
+            await Many(
                 "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
                 [(guild_id, leg.account, leg.delta) for leg in accounts],
@@ -208,12 +202,12 @@ class Core:
 
     async def _apply(self, guild_id: int, leg: Leg) -> None:
         if leg.account == "wallet":
-            changed = await self._exec(
+            changed = await Exec(
                 "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
                 (leg.delta, guild_id, leg.user_id, leg.delta),
             )
             if not changed:
-                available = await self._scalar(
+                available = await Scalar(
                     "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, leg.user_id)
                 )
                 if available is None:
@@ -225,12 +219,12 @@ class Core:
                     user_id=leg.user_id,
                 )
         elif leg.account == "seat":
-            changed = await self._exec(
+            changed = await Exec(
                 "UPDATE seats SET stack = stack + ? WHERE id = ? AND stack + ? >= 0",
                 (leg.delta, leg.seat_id, leg.delta),
             )
             if not changed:
-                available = await self._scalar("SELECT stack FROM seats WHERE id = ?", (leg.seat_id,))
+                available = await Scalar("SELECT stack FROM seats WHERE id = ?", (leg.seat_id,))
                 raise InsufficientFunds(
                     f"seat {leg.seat_id} has {available} chips, needs {-leg.delta}",
                     needed=-leg.delta,
@@ -239,17 +233,17 @@ class Core:
                 )
         else:
             # The house and the mint have no floor (see the package docstring).
-            await self._exec(
+            await Exec(
                 "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
                 " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
                 (guild_id, leg.account, leg.delta),
             )
 
     async def _set_outcome(self, movement_id: int, outcome: str) -> None:
-        await self._exec("UPDATE movements SET outcome = ? WHERE id = ?", (outcome, movement_id))
+        await Exec("UPDATE movements SET outcome = ? WHERE id = ?", (outcome, movement_id))
 
     async def _config(self, guild_id: int) -> GuildConfig:
-        row = await self._one("SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,))
+        row = await One("SELECT * FROM guild_config WHERE guild_id = ?", (guild_id,))
         if row is None:
             return GuildConfig(guild_id=guild_id)
         return GuildConfig(
@@ -268,7 +262,7 @@ class Core:
         )
 
     async def _wallet(self, guild_id: int, user_id: int) -> Wallet | None:
-        row = await self._one("SELECT * FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
+        row = await One("SELECT * FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id))
         if row is None:
             return None
         return Wallet(guild_id, user_id, row["balance"], row["last_daily_at"], row["created_at"])
@@ -279,7 +273,7 @@ class Core:
         if wallet is not None:
             return wallet
         config = await self._config(guild_id)
-        await self._exec(
+        await Exec(
             "INSERT INTO wallets (guild_id, user_id, balance, created_at) VALUES (?, ?, 0, ?)", (guild_id, user_id, now)
         )
         amount = config.starting_balance

@@ -1,7 +1,11 @@
 """The :class:`Database`: opening the connection, migrations, and the ledger's self-check."""
 
+# A statement request built but never awaited runs nothing: have mypy say so.
+# mypy: enable-error-code="unused-awaitable"
+
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sqlite3
@@ -16,6 +20,7 @@ from bot.storage.core import Clock
 from bot.storage.economy import EconomyOps
 from bot.storage.house_rules import HouseRuleOps
 from bot.storage.tables import TableOps
+from bot.storage.tx import All, Exec, Scalar
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 BUSY_TIMEOUT_MS = 5000
@@ -82,9 +87,6 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         return db
 
     async def close(self) -> None:
-        if self._cursor is not None:
-            await self._cursor.close()
-            self._cursor = None
         await self._conn.close()
 
     async def __aenter__(self) -> Database:
@@ -96,33 +98,34 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         await self.close()
 
     async def schema_version(self) -> int:
-        async with self._read():
-            return int(await self._scalar("SELECT coalesce(max(version), 0) FROM schema_version") or 0)
+        return int(await self._read(lambda: Scalar("SELECT coalesce(max(version), 0) FROM schema_version")) or 0)
 
     async def migrate(self) -> list[int]:
         """Apply every migration not yet recorded in ``schema_version``, each in its own transaction.
 
         Returns the versions applied (empty when already up to date, so running it again is a no-op).
         """
-        async with self._lock:
-            await self._exec(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-                " applied_at REAL NOT NULL)"
-            )
         applied: list[int] = []
         for migration in migrations():
-            async with self._write() as now:
-                # Checked inside the transaction, so two processes opening one file apply it once.
-                if await self._scalar("SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)):
-                    continue
-                for statement in _statements(migration.sql):
-                    await self._exec(statement)
-                await self._exec(
-                    "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
-                    (migration.version, migration.name, now),
-                )
-            applied.append(migration.version)
+            if await self._transaction(functools.partial(self._apply_migration, migration)):
+                applied.append(migration.version)
         return applied
+
+    async def _apply_migration(self, migration: Migration, now: float) -> bool:
+        await Exec(
+            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at REAL NOT NULL)"
+        )
+        # Checked inside the transaction, so two processes opening one file apply it once.
+        if await Scalar("SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)):
+            return False
+        for statement in _statements(migration.sql):
+            await Exec(statement)
+        await Exec(
+            "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
+            (migration.version, migration.name, now),
+        )
+        return True
 
     async def verify_ledger(self, guild_id: int | None = None) -> list[str]:
         """Problems found by reconciling the ledger with every balance; empty when all is consistent.
@@ -153,8 +156,12 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
             ),
             "ledger does not sum to zero": f"SELECT sum(delta) FROM ledger WHERE 1{g} HAVING sum(delta) <> 0",
         }
-        problems: list[str] = []
-        async with self._read():
+
+        async def read() -> list[str]:
+            problems: list[str] = []
             for label, sql in checks.items():
-                problems.extend(f"{label}: {tuple(row)}" for row in await self._all(sql, p))
-        return problems
+                rows = await All(sql, p)
+                problems.extend(f"{label}: {tuple(row)}" for row in rows)
+            return problems
+
+        return await self._read(read)

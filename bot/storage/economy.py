@@ -1,5 +1,8 @@
 """Guild configuration, wallets, dailies, grants, takes, gifts and leaderboards."""
 
+# A statement request built but never awaited runs nothing: have mypy say so.
+# mypy: enable-error-code="unused-awaitable"
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,6 +22,7 @@ from bot.storage.models import (
     dump_outcome,
     load_outcome,
 )
+from bot.storage.tx import All, Exec, One, Scalar
 
 MAX_CHIPS = 1_000_000_000
 # field → (low, high) for ints; allowed_channel_ids is bounded in length.
@@ -104,8 +108,7 @@ class EconomyOps(Core):
 
     async def get_config(self, guild_id: int) -> GuildConfig:
         """The guild's settings (defaults when never set)."""
-        async with self._read():
-            return await self._config(guild_id)
+        return await self._read(lambda: self._config(guild_id))
 
     async def set_config(self, guild_id: int, *, actor_id: int, **changes: Any) -> GuildConfig:
         """Change some settings after validating them; raises :class:`InvalidValue` (codes ``storage.config_*``)."""
@@ -114,9 +117,10 @@ class EconomyOps(Core):
             if field not in known:
                 raise InvalidValue("storage.config_unknown_field", f"no config field {field!r}", field=field)
         clean = {field: _validate_config_change(field, value) for field, value in changes.items()}
-        async with self._write() as now:
+
+        async def tx(now: float) -> GuildConfig:
             config = dataclasses.replace(await self._config(guild_id), **clean, updated_by=actor_id, updated_at=now)
-            await self._exec(
+            await Exec(
                 "INSERT OR REPLACE INTO guild_config (guild_id, starting_balance, daily_amount, daily_cooldown_seconds,"
                 " turn_timer_seconds, allowed_channel_ids, bots_play_for_chips, give_enabled, moderator_role_id,"
                 " bot_pace_ms, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -137,12 +141,13 @@ class EconomyOps(Core):
             )
             return config
 
+        return await self._transaction(tx)
+
     # ------------------------------------------------------------------ wallets
 
     async def ensure_member(self, guild_id: int, user_id: int) -> Wallet:
         """The member's wallet, created with the guild's starting credit on first use."""
-        async with self._write() as now:
-            return await self._ensure_wallet(guild_id, user_id, now)
+        return await self._transaction(lambda now: self._ensure_wallet(guild_id, user_id, now))
 
     async def balance(self, guild_id: int, user_id: int) -> int:
         """The member's balance (creating the wallet on first use)."""
@@ -153,18 +158,19 @@ class EconomyOps(Core):
     ) -> DailyClaim:
         """Credit the daily amount if the cooldown has passed; otherwise say how many seconds remain."""
         key = key or f"daily:{uuid.uuid4().hex}"
-        async with self._write() as tx_now:
+
+        async def tx(tx_now: float) -> DailyClaim:
             if (stored := await self._replayed(key, "daily")) is not None:
                 return load_outcome(DailyClaim, stored)
-            now = tx_now if now is None else now
-            wallet = await self._ensure_wallet(guild_id, user_id, now)
+            at = tx_now if now is None else now
+            wallet = await self._ensure_wallet(guild_id, user_id, at)
             config = await self._config(guild_id)
             if wallet.last_daily_at is not None:
-                remaining = wallet.last_daily_at + config.daily_cooldown_seconds - now
+                remaining = wallet.last_daily_at + config.daily_cooldown_seconds - at
                 if remaining > 0:
                     return DailyClaim(False, 0, wallet.balance, remaining)
-            await self._exec(
-                "UPDATE wallets SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?", (now, guild_id, user_id)
+            await Exec(
+                "UPDATE wallets SET last_daily_at = ? WHERE guild_id = ? AND user_id = ?", (at, guild_id, user_id)
             )
             amount = config.daily_amount
             movement_id = await self._move(
@@ -172,12 +178,14 @@ class EconomyOps(Core):
                 "daily",
                 key,
                 [Leg("mint", -amount), Leg("wallet", amount, user_id=user_id)],
-                now,
+                at,
                 actor_id=user_id,
             )
             result = DailyClaim(True, amount, wallet.balance + amount, 0.0)
             await self._set_outcome(movement_id, dump_outcome(result))
             return result
+
+        return await self._transaction(tx)
 
     async def grant(
         self,
@@ -211,7 +219,8 @@ class EconomyOps(Core):
         check_amount(amount)
         key = key or f"{reason}:{uuid.uuid4().hex}"
         sign = 1 if reason == "grant" else -1
-        async with self._write() as now:
+
+        async def tx(now: float) -> Transfer:
             if (stored := await self._replayed(key, reason)) is not None:
                 return load_outcome(Transfer, stored)
             wallet = await self._ensure_wallet(guild_id, user_id, now)
@@ -229,6 +238,8 @@ class EconomyOps(Core):
             await self._set_outcome(movement_id, dump_outcome(result))
             return result
 
+        return await self._transaction(tx)
+
     async def give(
         self, guild_id: int, sender_id: int, recipient_id: int, amount: int, *, key: str | None = None
     ) -> Transfer:
@@ -237,7 +248,8 @@ class EconomyOps(Core):
         if sender_id == recipient_id:
             raise InvalidValue("storage.self_transfer", "cannot give to yourself", user_id=sender_id)
         key = key or f"give:{uuid.uuid4().hex}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> Transfer:
             if (stored := await self._replayed(key, "give")) is not None:
                 return load_outcome(Transfer, stored)
             if not (await self._config(guild_id)).give_enabled:
@@ -251,63 +263,73 @@ class EconomyOps(Core):
             await self._set_outcome(movement_id, dump_outcome(result))
             return result
 
+        return await self._transaction(tx)
+
     async def house_balance(self, guild_id: int) -> int:
         """The guild's house account (negative when bots have been funded more than they returned)."""
-        async with self._read():
-            value = await self._scalar(
+
+        async def read() -> int:
+            value = await Scalar(
                 "SELECT balance FROM guild_accounts WHERE guild_id = ? AND kind = 'house'", (guild_id,)
             )
             return int(value or 0)
+
+        return await self._read(read)
 
     # ------------------------------------------------------------------ leaderboards
 
     async def leaderboard(self, guild_id: int, *, offset: int = 0, limit: int = 10) -> LeaderboardPage:
         """Members by balance, highest first (ties by user id); bots never have wallets."""
         _check_page(offset, limit)
-        async with self._read():
-            total = await self._scalar("SELECT count(*) FROM wallets WHERE guild_id = ?", (guild_id,))
-            rows = await self._all(
+
+        async def read() -> LeaderboardPage:
+            total = await Scalar("SELECT count(*) FROM wallets WHERE guild_id = ?", (guild_id,))
+            rows = await All(
                 "SELECT user_id, balance FROM wallets WHERE guild_id = ? ORDER BY balance DESC, user_id LIMIT ? OFFSET ?",
                 (guild_id, limit, offset),
             )
             first = 1
             if rows:
-                first += await self._scalar(
+                first += await Scalar(
                     "SELECT count(*) FROM wallets WHERE guild_id = ? AND balance > ?", (guild_id, rows[0][1])
                 )
-        return LeaderboardPage(_ranked(rows, first, offset), int(total), offset, limit)
+            return LeaderboardPage(_ranked(rows, first, offset), int(total), offset, limit)
+
+        return await self._read(read)
 
     async def net_leaderboard(self, guild_id: int, game: str, *, offset: int = 0, limit: int = 10) -> LeaderboardPage:
         """Members by net chips won at ``game`` (settled deals at chip tables only)."""
         _check_page(offset, limit)
-        async with self._read():
-            total = await self._scalar(
-                "SELECT count(*) FROM player_stats WHERE guild_id = ? AND game = ?", (guild_id, game)
-            )
-            rows = await self._all(
+
+        async def read() -> LeaderboardPage:
+            total = await Scalar("SELECT count(*) FROM player_stats WHERE guild_id = ? AND game = ?", (guild_id, game))
+            rows = await All(
                 "SELECT user_id, net, deals_played FROM player_stats WHERE guild_id = ? AND game = ?"
                 " ORDER BY net DESC, user_id LIMIT ? OFFSET ?",
                 (guild_id, game, limit, offset),
             )
             first = 1
             if rows:
-                first += await self._scalar(
+                first += await Scalar(
                     "SELECT count(*) FROM player_stats WHERE guild_id = ? AND game = ? AND net > ?",
                     (guild_id, game, rows[0][1]),
                 )
-        return LeaderboardPage(_ranked(rows, first, offset, stats=True), int(total), offset, limit)
+            return LeaderboardPage(_ranked(rows, first, offset, stats=True), int(total), offset, limit)
+
+        return await self._read(read)
 
     async def rank(self, guild_id: int, user_id: int, *, game: str | None = None) -> LeaderboardEntry | None:
         """The member's place by balance, or by net at ``game``; None if they have no wallet / no deals."""
-        async with self._read():
+
+        async def read() -> LeaderboardEntry | None:
             if game is None:
-                row = await self._one(
+                row = await One(
                     "SELECT balance, NULL FROM wallets WHERE guild_id = ? AND user_id = ?", (guild_id, user_id)
                 )
                 higher = "SELECT count(*) FROM wallets WHERE guild_id = ? AND balance > ?"
                 params: tuple[Any, ...] = (guild_id,)
             else:
-                row = await self._one(
+                row = await One(
                     "SELECT net, deals_played FROM player_stats WHERE guild_id = ? AND user_id = ? AND game = ?",
                     (guild_id, user_id, game),
                 )
@@ -315,5 +337,7 @@ class EconomyOps(Core):
                 params = (guild_id, game)
             if row is None:
                 return None
-            above = await self._scalar(higher, (*params, row[0]))
-        return LeaderboardEntry(1 + above, user_id, row[0], row[1])
+            above = await Scalar(higher, (*params, row[0]))
+            return LeaderboardEntry(1 + above, user_id, row[0], row[1])
+
+        return await self._read(read)

@@ -5,6 +5,9 @@ stack, deals move chips between stacks at settlement, and closing pays every sta
 table moves no chips: its stacks are virtual and its movements have no ledger legs.
 """
 
+# A statement request built but never awaited runs nothing: have mypy say so.
+# mypy: enable-error-code="unused-awaitable"
+
 from __future__ import annotations
 
 import dataclasses
@@ -13,8 +16,6 @@ import sqlite3
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
-
-import aiosqlite
 
 from bot.storage.core import Core, Leg
 from bot.storage.economy import check_amount
@@ -35,11 +36,12 @@ from bot.storage.models import (
     dump_outcome,
     load_outcome,
 )
+from bot.storage.tx import All, Exec, Insert, Many, One, Row, Scalar
 
 MAX_STAKE = 1_000_000
 
 
-def _seat(row: aiosqlite.Row) -> Seat:
+def _seat(row: Row) -> Seat:
     return Seat(
         id=row["id"],
         table_id=row["table_id"],
@@ -54,7 +56,7 @@ def _seat(row: aiosqlite.Row) -> Seat:
     )
 
 
-def _table(row: aiosqlite.Row, seats: Sequence[Seat]) -> Table:
+def _table(row: Row, seats: Sequence[Seat]) -> Table:
     return Table(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -78,7 +80,7 @@ def _table(row: aiosqlite.Row, seats: Sequence[Seat]) -> Table:
     )
 
 
-def _hand(row: aiosqlite.Row, position: int | None = None) -> HandRecord:
+def _hand(row: Row, position: int | None = None) -> HandRecord:
     return HandRecord(
         id=row["id"],
         table_id=row["table_id"],
@@ -93,37 +95,30 @@ def _hand(row: aiosqlite.Row, position: int | None = None) -> HandRecord:
     )
 
 
-def _append_moves(conn: sqlite3.Connection, now: float, table_id: int, entries: Sequence[LogEntry],
-                  away: Mapping[int, bool]) -> None:
-    """:meth:`TableOps.append_step` for a plain move, as one transaction of plain sqlite3 calls (the same
-    statements and checks as the general path)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        row = conn.execute("SELECT status FROM tables WHERE id = ?", (table_id,)).fetchone()
-        if row is None:
-            raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
-        if row[0] != "playing":
-            raise InvalidState("storage.table_not_active", f"table {table_id} is {row[0]}, not playing",
-                               table_id=table_id, status=row[0], expected=("playing",))
-        try:
-            conn.executemany(
-                "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
-                [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
-            )
-        except sqlite3.IntegrityError as exc:
-            raise InvalidState(
-                "storage.log_conflict", f"table {table_id}: log rows already written ({exc})", table_id=table_id
-            ) from exc
-        if away:
-            conn.executemany(
-                "UPDATE seats SET away = ? WHERE table_id = ? AND position = ? AND left_at IS NULL",
-                [(int(flag), table_id, position) for position, flag in away.items()],
-            )
-        conn.execute("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+def _check_status(table_id: int, status: TableStatus, statuses: tuple[TableStatus, ...]) -> None:
+    if status not in statuses:
+        raise InvalidState(
+            "storage.table_not_active",
+            f"table {table_id} is {status}, not {' or '.join(statuses)}",
+            table_id=table_id,
+            status=status,
+            expected=statuses,
+        )
+
+
+def _no_table(table_id: int) -> NotFound:
+    return NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+
+
+def _log_rows(table_id: int, entries: Sequence[LogEntry]) -> Many:
+    return Many(
+        "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
+        [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
+    )
+
+
+def _log_entries(rows: Sequence[Row]) -> list[LogEntry]:
+    return [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
 
 
 class TableOps(Core):
@@ -131,45 +126,53 @@ class TableOps(Core):
 
     async def _table_row(self, table_id: int) -> Table:
         """The table with its current seats, or :class:`NotFound` (inside a transaction or read)."""
-        row = await self._one("SELECT * FROM tables WHERE id = ?", (table_id,))
+        row = await One("SELECT * FROM tables WHERE id = ?", (table_id,))
         if row is None:
-            raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
-        seats = await self._all(
-            "SELECT * FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY position", (table_id,)
-        )
+            raise _no_table(table_id)
+        seats = await All("SELECT * FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY position", (table_id,))
         return _table(row, [_seat(s) for s in seats])
 
     async def get_table(self, table_id: int) -> Table | None:
         """The table and its seats, or None."""
-        async with self._read():
+
+        async def read() -> Table | None:
             try:
                 return await self._table_row(table_id)
             except NotFound:
                 return None
 
+        return await self._read(read)
+
     async def _active_id_in(self, channel_id: int) -> int | None:
-        table_id: int | None = await self._scalar(
+        table_id: int | None = await Scalar(
             "SELECT id FROM tables WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,)
         )
         return table_id
 
     async def active_table_in(self, channel_id: int) -> Table | None:
         """The lobby or playing table in a channel, if any."""
-        async with self._read():
+
+        async def read() -> Table | None:
             table_id = await self._active_id_in(channel_id)
             return None if table_id is None else await self._table_row(table_id)
 
+        return await self._read(read)
+
     async def list_active_tables(self, guild_id: int | None = None) -> list[Table]:
         """Every lobby or playing table (of one guild, or all: what a restart resumes)."""
-        async with self._read():
-            where = "status IN ('lobby', 'playing')" + ("" if guild_id is None else " AND guild_id = ?")
-            params = () if guild_id is None else (guild_id,)
-            rows = await self._all(f"SELECT * FROM tables WHERE {where} ORDER BY id", params)
-            seats = await self._all(
+        where = "status IN ('lobby', 'playing')" + ("" if guild_id is None else " AND guild_id = ?")
+        params = () if guild_id is None else (guild_id,)
+
+        async def read() -> tuple[list[Row], list[Row]]:
+            rows = await All(f"SELECT * FROM tables WHERE {where} ORDER BY id", params)
+            seats = await All(
                 "SELECT s.* FROM seats s JOIN tables t ON t.id = s.table_id"
                 f" WHERE s.left_at IS NULL AND t.{where} ORDER BY s.table_id, s.position",
                 params,
             )
+            return rows, seats
+
+        rows, seats = await self._read(read)
         by_table: dict[int, list[Seat]] = {}
         for s in seats:
             by_table.setdefault(s["table_id"], []).append(_seat(s))
@@ -195,31 +198,34 @@ class TableOps(Core):
             raise InvalidValue("storage.invalid_stake", f"stake must be 1–{MAX_STAKE}", stake=stake)
         check_amount(buy_in)
         rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
-        async with self._write() as now:
+
+        async def tx(now: float) -> Table:
             # The partial unique index enforces this too; checking first names the table in the error.
             busy = await self._active_id_in(channel_id)
             if busy is not None:
                 raise StorageError(
                     "storage.channel_busy", f"channel {channel_id} already has table {busy}", table_id=busy
                 )
-            table_id = await self._insert(
+            table_id = await Insert(
                 "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, rules, practice,"
                 " lang, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), lang, now, now),
             )
             return await self._table_row(table_id)
 
+        return await self._transaction(tx)
+
     async def _active(self, table_id: int, *statuses: TableStatus) -> Table:
         table = await self._table_row(table_id)
-        if table.status not in statuses:
-            raise InvalidState(
-                "storage.table_not_active",
-                f"table {table_id} is {table.status}, not {' or '.join(statuses)}",
-                table_id=table_id,
-                status=table.status,
-                expected=statuses,
-            )
+        _check_status(table_id, table.status, statuses)
         return table
+
+    async def _check_active(self, table_id: int, *statuses: TableStatus) -> None:
+        """The checks of :meth:`_active` without reading the table's record and seats (a plain move needs neither)."""
+        status = await Scalar("SELECT status FROM tables WHERE id = ?", (table_id,))
+        if status is None:
+            raise _no_table(table_id)
+        _check_status(table_id, status, statuses)
 
     async def _take_seat(
         self,
@@ -246,7 +252,7 @@ class TableOps(Core):
             wallet = await self._ensure_wallet(table.guild_id, user_id, now)
             wallet_balance = wallet.balance - buy_in
         # A practice stack is virtual: it starts full and no movement funds it.
-        seat_id = await self._insert(
+        seat_id = await Insert(
             "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at, display_name)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now,
@@ -281,7 +287,8 @@ class TableOps(Core):
         ``storage.table_full`` (when ``max_seats`` is given) or ``storage.table_not_active``.
         """
         key = key or f"join:{uuid.uuid4().hex}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "buy_in")) is not None:
                 return load_outcome(SeatChange, stored)
             table = await self._active(table_id, "lobby")
@@ -293,6 +300,8 @@ class TableOps(Core):
                 table, user_id=user_id, bot_name=None, buy_in=buy_in, max_seats=max_seats, key=key, now=now,
                 display_name=display_name,
             )
+
+        return await self._transaction(tx)
 
     async def add_bot_seat(
         self,
@@ -306,7 +315,8 @@ class TableOps(Core):
         """Seat a bot player. At a chip table the house funds its stack, which needs the guild's
         ``bots_play_for_chips`` (else ``storage.bots_not_for_chips``); at a practice table it is virtual."""
         key = key or f"bot:{uuid.uuid4().hex}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "house_fund")) is not None:
                 return load_outcome(SeatChange, stored)
             table = await self._active(table_id, "lobby")
@@ -318,6 +328,8 @@ class TableOps(Core):
                 table, user_id=None, bot_name=bot_name, buy_in=buy_in, max_seats=max_seats, key=key, now=now
             )
 
+        return await self._transaction(tx)
+
     async def leave_lobby(
         self, table_id: int, user_id: int | None = None, *, position: int | None = None, key: str | None = None
     ) -> SeatChange:
@@ -325,7 +337,8 @@ class TableOps(Core):
         if (user_id is None) == (position is None):
             raise InvalidValue("storage.invalid_seat", "give exactly one of user_id and position")
         key = key or f"leave:{uuid.uuid4().hex}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "refund")) is not None:
                 return load_outcome(SeatChange, stored)
             table = await self._active(table_id, "lobby")
@@ -336,7 +349,7 @@ class TableOps(Core):
             )
             if seat is None:
                 raise NotFound("storage.not_seated", f"no such seat at table {table_id}", table_id=table_id)
-            await self._exec("UPDATE seats SET left_at = ? WHERE id = ?", (now, seat.id))
+            await Exec("UPDATE seats SET left_at = ? WHERE id = ?", (now, seat.id))
             movement_id = await self._move(
                 table.guild_id,
                 "refund",
@@ -348,19 +361,22 @@ class TableOps(Core):
             )
             wallet_balance = None
             if seat.user_id is not None and not table.practice:
-                wallet_balance = await self._scalar(
+                wallet_balance = await Scalar(
                     "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = ?", (table.guild_id, seat.user_id)
                 )
             result = SeatChange(table_id, seat.id, seat.position, 0, wallet_balance, movement_id)
             await self._set_outcome(movement_id, dump_outcome(result))
             return result
 
+        return await self._transaction(tx)
+
     async def make_practice(self, table_id: int, *, actor_id: int | None = None, key: str | None = None) -> Table:
         """Turn a chip lobby into a practice table: every buy-in goes back to its wallet in one movement,
         and the stacks become virtual (as at any practice table). Used when a bot joins a server whose
         bots may not play for chips."""
         key = key or f"practice:{table_id}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> Table:
             if await self._replayed(key, "refund") is not None:
                 return await self._table_row(table_id)
             table = await self._active(table_id, "lobby")
@@ -377,12 +393,12 @@ class TableOps(Core):
                 table_id=table_id,
                 note="practice",
             )
-            await self._exec(
-                "UPDATE seats SET stack = buy_in WHERE table_id = ? AND left_at IS NULL", (table_id,)
-            )
-            await self._exec("UPDATE tables SET practice = 1, updated_at = ? WHERE id = ?", (now, table_id))
+            await Exec("UPDATE seats SET stack = buy_in WHERE table_id = ? AND left_at IS NULL", (table_id,))
+            await Exec("UPDATE tables SET practice = 1, updated_at = ? WHERE id = ?", (now, table_id))
             await self._set_outcome(movement_id, json.dumps({"table_id": table_id}))
             return await self._table_row(table_id)
+
+        return await self._transaction(tx)
 
     @staticmethod
     def _return_legs(seat: Seat) -> list[Leg]:
@@ -392,14 +408,17 @@ class TableOps(Core):
 
     async def set_away(self, table_id: int, user_id: int, away: bool) -> None:
         """Mark a seated member away (the bot plays or passes for them) or back."""
-        async with self._write() as now:
-            changed = await self._exec(
+
+        async def tx(now: float) -> None:
+            changed = await Exec(
                 "UPDATE seats SET away = ? WHERE table_id = ? AND user_id = ? AND left_at IS NULL",
                 (int(away), table_id, user_id),
             )
             if not changed:
                 raise NotFound("storage.not_seated", f"user {user_id} is not at table {table_id}", table_id=table_id)
-            await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+            await Exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+
+        await self._transaction(tx)
 
     async def start_table(self, table_id: int, *, record: str | None = None,
                           entries: Sequence[LogEntry] = ()) -> Table:
@@ -407,23 +426,24 @@ class TableOps(Core):
 
         ``record`` is the opening record (JSON, without shuffles or actions) and ``entries`` the log rows of
         the steps the engine made by itself as the table opened (the first shuffles)."""
-        async with self._write() as now:
+        log = _log_rows(table_id, entries) if entries else None
+
+        async def tx(now: float) -> Table:
             table = await self._active(table_id, "lobby")
             # Ascending order never collides: each seat moves down into a position already vacated.
             for index, seat in enumerate(table.seats):
                 if seat.position != index:
-                    await self._exec("UPDATE seats SET position = ? WHERE id = ?", (index, seat.id))
-            await self._exec(
+                    await Exec("UPDATE seats SET position = ? WHERE id = ?", (index, seat.id))
+            await Exec(
                 "UPDATE tables SET status = 'playing', record = coalesce(?, record), opening = coalesce(?, opening),"
                 " checkpoint_seq = 0, updated_at = ? WHERE id = ?",
                 (record, record, now, table_id),
             )
-            if entries:
-                await self._many(
-                    "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
-                )
+            if log is not None:
+                await log
             return await self._table_row(table_id)
+
+        return await self._transaction(tx)
 
     async def save_record(
         self,
@@ -434,24 +454,30 @@ class TableOps(Core):
         message_created_at: float | None = None,
     ) -> None:
         """Store the table record (JSON text) after an action, and the public message if it was (re)posted."""
-        async with self._write() as now:
-            changed = await self._exec(
+
+        async def tx(now: float) -> None:
+            changed = await Exec(
                 "UPDATE tables SET record = ?, message_id = coalesce(?, message_id),"
                 " message_created_at = coalesce(?, message_created_at), updated_at = ? WHERE id = ?",
                 (record, message_id, message_created_at, now, table_id),
             )
             if not changed:
-                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+                raise _no_table(table_id)
+
+        await self._transaction(tx)
 
     async def set_message(self, table_id: int, message_id: int, created_at: float) -> None:
         """Remember the table's public message (after posting or reposting it)."""
-        async with self._write() as now:
-            changed = await self._exec(
+
+        async def tx(now: float) -> None:
+            changed = await Exec(
                 "UPDATE tables SET message_id = ?, message_created_at = ?, updated_at = ? WHERE id = ?",
                 (message_id, created_at, now, table_id),
             )
             if not changed:
-                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
+                raise _no_table(table_id)
+
+        await self._transaction(tx)
 
     # ------------------------------------------------------------------ settlement
 
@@ -470,8 +496,10 @@ class TableOps(Core):
         would drive a stack below 0 is refused (``storage.settlement_overdraws_stack``) and changes
         nothing. The default key ``settle:<table>:<deal>`` makes a repeated call a no-op.
         """
-        async with self._write() as now:
-            return await self._settle(table_id, deal_no, deltas, summary, key, now)
+        # Copies taken before the round trip: the body runs on the connection's thread.
+        return await self._transaction(
+            lambda now: self._settle(table_id, deal_no, list(deltas), dict(summary), key, now)
+        )
 
     async def _settle(
         self, table_id: int, deal_no: int, deltas: Sequence[int], summary: Mapping[str, Any], key: str | None,
@@ -513,7 +541,7 @@ class TableOps(Core):
             legs = []
         movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
         try:
-            hand_id = await self._insert(
+            hand_id = await Insert(
                 "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
                 (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
@@ -532,7 +560,7 @@ class TableOps(Core):
                 if seat.user_id is not None
             ]
             if stats:
-                await self._many(
+                await Many(
                     "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
                     " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
                     " net = net + excluded.net, deals_played = deals_played + 1, updated_at = excluded.updated_at",
@@ -561,30 +589,30 @@ class TableOps(Core):
         the game ended, the closing (every stack paid back, as :meth:`close_table`).
 
         Nothing is written if any part is refused; the log's ``(table, seq)`` key refuses a row written twice.
-        A plain move (no deal finished) is written in one round trip to the database thread.
         """
-        if not settle and checkpoint is None and not close:
-            await self._in_one_hop(_append_moves, table_id, list(entries), dict(away or {}))
-            return Step()
-        async with self._write() as now:
-            table = await self._active(table_id, "playing")
-            if entries:
+        # Copies taken before the round trip: the body runs on the connection's thread.
+        log = _log_rows(table_id, entries) if entries else None
+        changes, deals = dict(away or {}), list(settle)
+
+        async def tx(now: float) -> Step:
+            if deals:
+                table = await self._active(table_id, "playing")
+            else:  # the hot path, a plain move: no need for the table's record and seats
+                await self._check_active(table_id, "playing")
+            if log is not None:
                 try:
-                    await self._many(
-                        "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
-                        [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
-                    )
+                    await log
                 except sqlite3.IntegrityError as exc:
                     raise InvalidState(
                         "storage.log_conflict", f"table {table_id}: log rows already written ({exc})", table_id=table_id
                     ) from exc
-            if away:
-                await self._many(
+            if changes:
+                await Many(
                     "UPDATE seats SET away = ? WHERE table_id = ? AND position = ? AND left_at IS NULL",
-                    [(int(flag), table_id, position) for position, flag in away.items()],
+                    [(int(flag), table_id, position) for position, flag in changes.items()],
                 )
             settlements = []
-            for deal in settle:
+            for deal in deals:
                 settled = await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table)
                 settlements.append(settled)
                 if not settled.replayed:  # the stacks this transaction now holds, for the next deal's checks
@@ -593,51 +621,56 @@ class TableOps(Core):
                     table = dataclasses.replace(table, seats=seats)
             if checkpoint is not None:
                 record, seq = checkpoint
-                await self._exec(
+                await Exec(
                     "UPDATE tables SET record = ?, checkpoint_seq = ?, updated_at = ? WHERE id = ?",
                     (record, seq, now, table_id),
                 )
             closure = None
             if close:
-                key = f"close:{table_id}"
-                closure = await self._finish(await self._table_row(table_id), "ended", "cash_out", key, None, now)
-            elif not settle and checkpoint is None:
-                await self._exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
+                ending = await self._table_row(table_id)
+                closure = await self._finish(ending, "ended", "cash_out", f"close:{table_id}", None, now)
+            elif not deals and checkpoint is None:
+                await Exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
             return Step(tuple(settlements), closure)
+
+        return await self._transaction(tx)
+
+    async def _log(self, table_id: int, after: int) -> list[LogEntry]:
+        rows = await All(
+            "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table_id, after),
+        )
+        return _log_entries(rows)
 
     async def table_log(self, table_id: int, *, after: int = 0) -> list[LogEntry]:
         """The table's log rows after ``seq`` (all of them by default), in order."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq",
-                (table_id, after),
-            )
-        return [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
+        return await self._read(lambda: self._log(table_id, after))
 
     async def restart_point(self, table_id: int) -> tuple[str | None, int, list[LogEntry]]:
         """What a restart replays: the stored record (the opening, or the last snapshot), the last log row it
         includes, and the log after it, read together so they agree."""
-        async with self._read():
-            row = await self._one("SELECT record, checkpoint_seq FROM tables WHERE id = ?", (table_id,))
+
+        async def read() -> tuple[str | None, int, list[LogEntry]]:
+            row = await One("SELECT record, checkpoint_seq FROM tables WHERE id = ?", (table_id,))
             if row is None:
-                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
-            rows = await self._all(
-                "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq",
-                (table_id, row["checkpoint_seq"]),
-            )
-        entries = [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
-        return row["record"], row["checkpoint_seq"], entries
+                raise _no_table(table_id)
+            entries = await self._log(table_id, row["checkpoint_seq"])
+            return row["record"], row["checkpoint_seq"], entries
+
+        return await self._read(read)
 
     async def full_record(self, table_id: int) -> str | None:
         """The whole record from the opening deal (JSON), for verification and ``python -m games replay``;
         None for a table that never started."""
-        async with self._read():
-            row = await self._one("SELECT opening, record FROM tables WHERE id = ?", (table_id,))
+
+        async def read() -> tuple[Row, list[Row]]:
+            row = await One("SELECT opening, record FROM tables WHERE id = ?", (table_id,))
             if row is None:
-                raise NotFound("storage.no_table", f"no table {table_id}", table_id=table_id)
-            rows = await self._all(
-                "SELECT kind, seat, body FROM table_log WHERE table_id = ? ORDER BY seq", (table_id,)
-            )
+                raise _no_table(table_id)
+            rows = await All("SELECT kind, seat, body FROM table_log WHERE table_id = ? ORDER BY seq", (table_id,))
+            return row, rows
+
+        row, rows = await self._read(read)
         if row["opening"] is None:
             whole: str | None = row["record"]  # a table from before the log: its record is whole
             return whole
@@ -648,64 +681,60 @@ class TableOps(Core):
 
     async def deal_shuffles(self, table_id: int, deal_no: int) -> list[dict[str, Any]]:
         """The shuffles of one deal (JSON objects), in order."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
-                (table_id, deal_no),
-            )
+        rows = await self._read(lambda: All(
+            "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
+            (table_id, deal_no),
+        ))
         return [json.loads(r["body"]) for r in rows]
 
     async def adopt_record(self, table_id: int, opening: str, entries: Sequence[LogEntry]) -> None:
         """Move a table stored before the log existed (one whole record) into the log: its opening and rows."""
-        async with self._write() as now:
+        log = _log_rows(table_id, entries)
+
+        async def tx(now: float) -> None:
             await self._active(table_id, "playing")
-            if await self._scalar("SELECT 1 FROM table_log WHERE table_id = ? LIMIT 1", (table_id,)):
+            if await Scalar("SELECT 1 FROM table_log WHERE table_id = ? LIMIT 1", (table_id,)):
                 return
-            await self._many(
-                "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES (?, ?, ?, ?, ?, ?)",
-                [(table_id, e.seq, e.kind, e.seat, e.deal, e.body) for e in entries],
-            )
-            await self._exec(
+            await log
+            await Exec(
                 "UPDATE tables SET opening = ?, record = ?, checkpoint_seq = 0, updated_at = ? WHERE id = ?",
                 (opening, opening, now, table_id),
             )
+
+        await self._transaction(tx)
 
     # ------------------------------------------------------------------ results owed to the channel
 
     async def mark_posted(self, table_id: int, deal_no: int) -> None:
         """The results message of a deal reached the channel."""
-        async with self._write():
-            await self._exec(
-                "UPDATE hand_history SET posted = 1 WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
-            )
+        await self._transaction(lambda now: Exec(
+            "UPDATE hand_history SET posted = 1 WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+        ))
 
     async def unposted_results(self, table_id: int | None = None) -> list[HandRecord]:
         """Settled deals whose results message has not reached the channel yet (of one table, or all), oldest first."""
-        async with self._read():
-            where = "posted = 0" + ("" if table_id is None else " AND table_id = ?")
-            rows = await self._all(
-                f"SELECT * FROM hand_history WHERE {where} ORDER BY table_id, deal_no",
-                () if table_id is None else (table_id,),
-            )
+        where = "posted = 0" + ("" if table_id is None else " AND table_id = ?")
+        rows = await self._read(lambda: All(
+            f"SELECT * FROM hand_history WHERE {where} ORDER BY table_id, deal_no",
+            () if table_id is None else (table_id,),
+        ))
         return [_hand(r) for r in rows]
 
     # ------------------------------------------------------------------ open private panels
 
     async def save_panel(self, panel: PanelRow) -> None:
         """Remember a seat's latest private panel (replacing its previous one)."""
-        async with self._write():
-            await self._exec(
-                "INSERT OR REPLACE INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
-            )
+        await self._transaction(lambda now: Exec(
+            "INSERT OR REPLACE INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
+        ))
 
     async def open_panels(self, table_id: int, *, since: float) -> list[PanelRow]:
         """The table's panels opened after ``since`` (older interaction tokens no longer work)."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT * FROM table_panels WHERE table_id = ? AND opened_at > ? ORDER BY seat", (table_id, since)
-            )
+        rows = await self._read(lambda: All(
+            "SELECT * FROM table_panels WHERE table_id = ? AND opened_at > ? ORDER BY seat", (table_id, since)
+        ))
         return [
             PanelRow(r["table_id"], r["seat"], r["application_id"], r["token"], r["locale"], r["opened_at"])
             for r in rows
@@ -713,11 +742,11 @@ class TableOps(Core):
 
     async def forget_panels(self, table_id: int, seat: int | None = None) -> None:
         """Drop a seat's remembered panel (or every one of the table's)."""
-        async with self._write():
-            if seat is None:
-                await self._exec("DELETE FROM table_panels WHERE table_id = ?", (table_id,))
-            else:
-                await self._exec("DELETE FROM table_panels WHERE table_id = ? AND seat = ?", (table_id, seat))
+        if seat is None:
+            forget = Exec("DELETE FROM table_panels WHERE table_id = ?", (table_id,))
+        else:
+            forget = Exec("DELETE FROM table_panels WHERE table_id = ? AND seat = ?", (table_id, seat))
+        await self._transaction(lambda now: forget)
 
     # ------------------------------------------------------------------ closing
 
@@ -741,8 +770,8 @@ class TableOps(Core):
                 table.guild_id, "house_return", f"{key}:house", bot_legs, now, actor_id=actor_id, table_id=table.id
             )
         if not funded:
-            await self._exec("UPDATE seats SET stack = 0 WHERE table_id = ? AND left_at IS NULL", (table.id,))
-        await self._exec("UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table.id))
+            await Exec("UPDATE seats SET stack = 0 WHERE table_id = ? AND left_at IS NULL", (table.id,))
+        await Exec("UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table.id))
         returned = tuple((s.position, s.stack) for s in table.seats if s.stack) if funded else ()
         result = Closure(table.id, status, returned)
         await self._set_outcome(movement_id, dump_outcome(result))
@@ -751,11 +780,14 @@ class TableOps(Core):
     async def cancel_table(self, table_id: int, *, actor_id: int | None = None, key: str | None = None) -> Closure:
         """Cancel a table still in the lobby, refunding every stack exactly."""
         key = key or f"cancel:{table_id}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> Closure:
             if (stored := await self._replayed(key, "refund")) is not None:
                 return load_outcome(Closure, stored)
             table = await self._active(table_id, "lobby")
             return await self._finish(table, "cancelled", "refund", key, actor_id, now)
+
+        return await self._transaction(tx)
 
     async def close_table(
         self, table_id: int, *, actor_id: int | None = None, voided: bool = False, key: str | None = None
@@ -767,36 +799,36 @@ class TableOps(Core):
         """
         reason = "void" if voided else "cash_out"
         key = key or f"close:{table_id}"
-        async with self._write() as now:
+
+        async def tx(now: float) -> Closure:
             if (stored := await self._replayed(key, "cash_out", "void")) is not None:
                 return load_outcome(Closure, stored)
             table = await self._active(table_id, *ACTIVE_STATUSES)
             return await self._finish(table, "ended", reason, key, actor_id, now)
 
+        return await self._transaction(tx)
+
     # ------------------------------------------------------------------ hand history
 
     async def table_history(self, table_id: int, *, limit: int = 20) -> list[HandRecord]:
         """The table's most recent settled deals, newest first."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
-            )
+        rows = await self._read(lambda: All(
+            "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
+        ))
         return [_hand(r) for r in rows]
 
     async def deal_settled(self, table_id: int, deal_no: int) -> bool:
         """Whether a deal of the table has been settled (its seeds may be shown)."""
-        async with self._read():
-            return bool(await self._scalar(
-                "SELECT 1 FROM hand_history WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
-            ))
+        return bool(await self._read(lambda: Scalar(
+            "SELECT 1 FROM hand_history WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+        )))
 
     async def member_history(self, guild_id: int, user_id: int, *, limit: int = 20) -> list[HandRecord]:
         """The member's most recent settled deals in the guild, newest first, with their seat position."""
-        async with self._read():
-            rows = await self._all(
-                "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
-                " WHERE s.user_id = ? AND s.left_at IS NULL AND h.guild_id = ?"
-                " ORDER BY h.created_at DESC, h.id DESC LIMIT ?",
-                (user_id, guild_id, limit),
-            )
+        rows = await self._read(lambda: All(
+            "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
+            " WHERE s.user_id = ? AND s.left_at IS NULL AND h.guild_id = ?"
+            " ORDER BY h.created_at DESC, h.id DESC LIMIT ?",
+            (user_id, guild_id, limit),
+        ))
         return [_hand(r, r["seat_position"]) for r in rows]
