@@ -50,10 +50,11 @@ class GameSpec:
 
 def all_games() -> dict[str, GameSpec]:
     """Every registered game by id (imported lazily so the core has no game dependency)."""
+    from games.luk_fu.spec import SPEC as LUK_FU
     from games.ofc.spec import SPEC as OFC
     from games.oicho.spec import SPEC as OICHO
 
-    specs = [OICHO, OFC]
+    specs = [OICHO, OFC, LUK_FU]
     return {s.id: s for s in specs}
 
 

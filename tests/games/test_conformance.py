@@ -65,7 +65,7 @@ from games.replay import record_of, replay
 
 # Games per game id when FUDABA_CONFORMANCE_GAMES is not set, tuned so the whole file runs in about a minute
 # on a 2-core machine; the real games cost far more per game than the toy.
-DEFAULT_GAMES = {"toy_highcard": 1000, "oicho": 240, "ofc": 160}
+DEFAULT_GAMES = {"toy_highcard": 1000, "oicho": 240, "ofc": 160, "luk_fu": 110}
 FALLBACK_GAMES = 200
 CHUNKS = 4
 STEP_BOUND = 20_000
