@@ -282,8 +282,9 @@ class TableManager:
 
     # ------------------------------------------------------------------ after a change
 
-    async def after(self, session: TableSession, outcome: Outcome) -> None:
-        """The Discord side of a change, from what it did: results, the table message, panels, timers, bots."""
+    async def after(self, session: TableSession, outcome: Outcome, *, restored: bool = False) -> None:
+        """The Discord side of a change, from what it did: results, the table message, panels, timers, bots.
+        ``restored``: the table was just rebuilt after a restart (its message is redrawn after live changes)."""
         if outcome.settled:
             await self.results.post(session, outcome.settled)
         if outcome.closure is not None:
@@ -294,7 +295,7 @@ class TableManager:
         if outcome.settled:
             self.public.mark(session, repost=True)  # below the results, so the table stays at the bottom
         else:
-            self.public.mark(session)
+            self.public.mark(session, low=restored)
         self.panels.follow(session)
         self.autoplay.arm_timer(session)
         self.autoplay.wake(session)

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import io
+import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -35,28 +37,52 @@ NARRATION_LINES = 5
 
 
 class EditBudget:
-    """A bot-wide token bucket of message edits per second (Discord's global limit is 50 requests a second)."""
+    """A bot-wide token bucket of channel requests (message edits, posts, deletions) per second.
 
-    def __init__(self, per_second: float) -> None:
+    Discord allows a bot about 50 requests a second in all; ``per_second`` stays under that, and ``burst`` keeps
+    a quiet spell from letting twice the rate through in the next second. Requests wait in two lanes: a live
+    table's change always goes before a **low** one (a table redrawn after a restart, just in case its message
+    missed the last change), so a restart's thousand redraws never hold up the table people are playing at."""
+
+    def __init__(self, per_second: float, burst: float = 5.0) -> None:
         self.per_second = per_second
-        self.tokens = per_second
+        self.burst = max(1.0, burst)
+        self.tokens = self.burst
         self.stamp: float | None = None
-        self._lock = asyncio.Lock()
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._pump: asyncio.Task[None] | None = None
 
-    async def take(self) -> None:
+    def _refill(self, now: float) -> None:
+        if self.stamp is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
+        self.stamp = now
+
+    async def take(self, *, low: bool = False) -> None:
         if self.per_second <= 0:
             return
-        async with self._lock:
-            loop = asyncio.get_running_loop()
-            while True:
-                now = loop.time()
-                if self.stamp is not None:
-                    self.tokens = min(self.per_second, self.tokens + (now - self.stamp) * self.per_second)
-                self.stamp = now
-                if self.tokens >= 1:
-                    self.tokens -= 1
-                    return
+        loop = asyncio.get_running_loop()
+        self._refill(loop.time())
+        if not self._waiting and self.tokens >= 1:
+            self.tokens -= 1
+            return
+        turn: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._waiting, (1 if low else 0, next(self._order), turn))
+        if self._pump is None or self._pump.done():
+            self._pump = asyncio.create_task(self._serve())
+        await turn
+
+    async def _serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            self._refill(loop.time())
+            if self.tokens < 1:
                 await asyncio.sleep((1 - self.tokens) / self.per_second)
+                continue
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():  # a waiter that was cancelled meanwhile gives its turn to the next
+                self.tokens -= 1
+                turn.set_result(None)
 
 
 class PublicMessages:
@@ -65,12 +91,20 @@ class PublicMessages:
         self.budget = EditBudget(edits_per_second)
         self.renders = 0
 
-    def mark(self, session: TableSession, *, repost: bool = False) -> None:
-        """The table changed: update its message soon (one updater per table; bursts coalesce)."""
+    def mark(self, session: TableSession, *, repost: bool = False, low: bool = False) -> None:
+        """The table changed: update its message soon (one updater per table; bursts coalesce). ``low``: only to
+        be sure it is current (after a restart), after every live table's update."""
+        if not session.runtime.get("dirty"):
+            session.runtime["low"] = low
+        elif not low:
+            session.runtime["low"] = False
         session.runtime["dirty"] = True
         if repost:
             session.runtime["repost"] = True
         task = session.runtime.get("updater")
+        if task is not None and not task.done() and not low and session.runtime.get("waiting_low"):
+            task.cancel()  # waiting in the low lane, and now a live change: start again in the live lane
+            task = None
         if task is None or task.done():
             session.runtime["updater"] = asyncio.create_task(self._updater(session))
 
@@ -80,8 +114,16 @@ class PublicMessages:
             wait = session.runtime.get("last_edit", -1e9) + self.m.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
+            low = session.runtime.pop("low", False)
+            session.runtime["waiting_low"] = low
+            try:
+                await self.budget.take(low=low)
+            except asyncio.CancelledError:
+                session.runtime["dirty"] = True  # handed over to a live-lane updater (see mark)
+                raise
+            finally:
+                session.runtime["waiting_low"] = False
             session.runtime["dirty"] = False
-            await self.budget.take()
             try:
                 await self.refresh(session)
             except discord.HTTPException as exc:
@@ -129,6 +171,8 @@ class PublicMessages:
             message = await channel.send(embed=embed, file=file, view=view)
             old = session.message_id
             session.message_id, session.message_created_at = message.id, self.m.clock()
+            if old is not None:
+                await self.budget.take()  # deleting the old message is a request too
             session.runtime["repost"] = False
             try:
                 await self.m.db.set_message(session.id, message.id, session.message_created_at)
@@ -144,6 +188,7 @@ class PublicMessages:
         """Replace the table message for good (the game is over, stopped, cancelled or expired); if it cannot be
         edited, post the final message instead. Returns whether the channel got it."""
         channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        await self.budget.take()
         if session.message_id is not None:
             try:
                 await channel.get_partial_message(session.message_id).edit(**fields, view=None, attachments=[])

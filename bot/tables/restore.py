@@ -82,7 +82,7 @@ class Restorer:
             raise
         finally:
             session.loading = None
-        await self.m.after(session, Outcome(None, None, settled=settled))
+        await self.m.after(session, Outcome(None, None, settled=settled), restored=True)
         await self.m.panels.adopt_stored(session)
 
     def cancel(self) -> None:

@@ -67,6 +67,7 @@ class Results:
             embed.add_field(name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024],
                             inline=False)
         channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        await self.m.public.budget.take()
         try:
             await channel.send(embed=embed)
         except discord.HTTPException as exc:

@@ -66,8 +66,10 @@ async def database(tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
 
 
 def make_bot(database: Database, clock: FakeClock, **options: Any) -> Any:
-    """The bot under test: no edit window and bots moving at once (``bot_pace=None``: each server's pace)."""
-    settings: dict[str, Any] = {"edit_interval": 0.0, "lobby_timeout": 900.0, "bot_pace": 0.0, **options}
+    """The bot under test: no edit window, no edit budget (tested on its own, in real time: SimCord's virtual clock
+    only moves when a test lets it) and bots moving at once (``bot_pace=None``: each server's pace)."""
+    settings: dict[str, Any] = {"edit_interval": 0.0, "lobby_timeout": 900.0, "bot_pace": 0.0,
+                                "edits_per_second": 0.0, **options}
     return create_bot(database, clock=clock, **settings)
 
 
