@@ -184,13 +184,14 @@ def _draw_one(decision: ChooseOne, ids: Ids, layout: _Layout, lines: list[str]) 
             decision.placeholder[:150],
         ))
         return
-    layout.buttons([_option_button(option, ids) for option in decision.options], new_row=True)
+    layout.buttons([_option_button(option, ids, f"{decision.key}/{i}") for i, option in enumerate(decision.options)],
+                   new_row=True)
     layout.end_row()
 
 
-def _option_button(option: Option, ids: Ids) -> Button:
-    if option.action is None:
-        return Button(ids.step("noop", ""), option.label[:80], option.style, True, option.emoji)
+def _option_button(option: Option, ids: Ids, place: str) -> Button:
+    if option.action is None:  # shown, never pressed (disabled); its id only has to be unique on the message
+        return Button(ids.step("noop", place), option.label[:80], option.style, True, option.emoji)
     return Button(ids.action(option.action), option.label[:80], option.style, not option.enabled, option.emoji)
 
 
@@ -216,7 +217,8 @@ def _draw_amount(decision: ChooseAmount, ids: Ids, lang: str, layout: _Layout, s
         ))
     if chosen is None:
         if decision.none_label:
-            layout.buttons([Button(ids.step("noop", ""), decision.none_label[:80], disabled=True)], new_row=True)
+            layout.buttons([Button(ids.step("noop", decision.key), decision.none_label[:80], disabled=True)],
+                           new_row=True)
         return
     presets = [a for a in decision.presets if chosen.lo <= a < chosen.hi][: ROW_WIDTH - 1]
     buttons = [Button(ids.action(chosen.make(a)), str(a)) for a in presets]

@@ -163,3 +163,14 @@ def test_at_most_five_rows() -> None:
     many = [ChooseOne(f"k{i}", "", [Option(str(j), Play(f"{j}C")) for j in range(3)]) for i in range(8)]
     rendered = panel.render(PanelSpec("", many), IDS, "en", {})
     assert len(rendered.rows) == panel.MAX_ROWS and all(len(row) <= panel.ROW_WIDTH for row in rendered.rows)
+
+
+def test_every_component_id_on_a_panel_is_unique() -> None:
+    """Discord refuses a message whose components share an id: options shown disabled included."""
+    spec = PanelSpec("", [
+        ChooseOne("lead", "", [Option(f"c{i}", None, reason="forbidden") for i in range(3)] + [Option("ok", Play("1C"))]),
+        ChooseAmount("bet", "", [], none_label="No room"),
+        ChooseOne("more", "", [Option("x", None), Option("y", None)]),
+    ])
+    ids_seen = [c.custom_id for c in components(panel.render(spec, IDS, "en", {}))]
+    assert len(ids_seen) == len(set(ids_seen)) == 7
