@@ -1,8 +1,9 @@
 """Table images (drawing only: no Discord, no database).
 
 * :func:`~bot.render.oicho.render_oicho_table` — the public Oicho-Kabu table as PNG bytes;
-* :func:`~bot.render.ofc.render_ofc_table` — the public OFC table (import it from ``bot.render.ofc``: a
-  half-finished OFC engine must not stop the package, and so every other game, from importing);
+* :func:`~bot.render.ofc.render_ofc_table` — the public OFC table, and
+  :func:`~bot.render.luk_fu.render_luk_fu_table` the Luk Fu table (import them from their modules, so a game's
+  drawing is loaded only when a table of that game needs it);
 * :func:`~bot.render.runner.render_in_thread` — run a renderer off the event loop, cached by its arguments;
 * :mod:`bot.render.cards`, :mod:`bot.render.fonts`, :mod:`bot.render.encode` — the building blocks.
 """

@@ -33,9 +33,17 @@ MONTH_MOTIF = ("松", "梅", "桜", "藤", "菖蒲", "牡丹", "萩", "芒", "�
 
 FRENCH_RED_SUITS = frozenset("dh")
 FRENCH_SUIT_SYMBOL = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
-# Luk Fu suits: Coins 銭, Strings 索, Myriads 貫, Tens 十 (rules §2).
+# Luk Fu suits: Coins 銭, Strings 索, Myriads 貫, Tens 十 (rules §2.1). Red ink is kept for the eight red cards,
+# so no suit is red: black, green, blue and purple, weakest to strongest.
 LUKFU_SUIT_KANJI = {"C": "銭", "S": "索", "M": "貫", "T": "十"}
-LUKFU_SUIT_COLOUR = {"C": P.INK, "S": P.GREEN, "M": P.RED, "T": P.BLUE}
+LUKFU_SUIT_COLOUR = {"C": P.INK, "S": P.GREEN, "M": P.BLUE, "T": P.PURPLE}
+LUKFU_NUMERALS = "一二三四五六七八九"
+LI_TYEN_FACE = "老千"
+"""Li Tyen (``LT``) belongs to no suit; its face is 老千, the name the bot's Japanese text gives it."""
+LUKFU_RED = frozenset({(9, "C"), (9, "S"), (9, "M"), (9, "T"), (8, "T"), (1, "C"), (1, "T"), (0, "")})
+"""The eight red cards of rules §2.1 as (rank, suit): 9C 9S 9M 9T 8T 1C 1T and Li Tyen (rank 0)."""
+LUKFU_INDEX_MIN_WIDTH = 56
+"""Below this width a Luk Fu face drops its small ``7M`` index, leaving room for the numeral and the suit."""
 
 
 def card_size(width: int = DEFAULT_WIDTH) -> tuple[int, int]:
@@ -205,6 +213,8 @@ def kabu_face(month: int, width: int = DEFAULT_WIDTH) -> Image.Image:
 @lru_cache(maxsize=16)
 def card_back(style: BackStyle = "kabu", width: int = DEFAULT_WIDTH) -> Image.Image:
     """A face-down card. Kabufuda backs are black with a red frame; French and Luk Fu backs are blue."""
+    if style == "lukfu":
+        return _lukfu_back(width)
     fill, accent = (P.INK, P.RED) if style == "kabu" else (P.FRENCH_BACK, P.PAPER)
     img, draw = _blank(width, fill, P.CARD_EDGE)
     w, h = img.size
@@ -212,6 +222,21 @@ def card_back(style: BackStyle = "kabu", width: int = DEFAULT_WIDTH) -> Image.Im
     draw.rectangle((inset, inset, w - 1 - inset, h - 1 - inset), outline=accent, width=max(1, width // 30))
     cx, cy, r = w / 2, h / 2, w * 0.22
     draw.polygon([(cx, cy - r * 1.3), (cx + r, cy), (cx, cy + r * 1.3), (cx - r, cy)], fill=accent)
+    return img
+
+
+def _lukfu_back(width: int) -> Image.Image:
+    """A Luk Fu back: blue, a paper frame and a round coin with a square hole (銭), unlike the French diamond."""
+    img, draw = _blank(width, P.FRENCH_BACK, P.CARD_EDGE)
+    w, h = img.size
+    inset = max(3, width // 10)
+    draw.rectangle((inset, inset, w - 1 - inset, h - 1 - inset), outline=P.PAPER, width=max(1, width // 30))
+    cx, cy, r = w / 2, h / 2, w * 0.27
+    _circle(draw, cx, cy, r, P.PAPER)
+    _circle(draw, cx, cy, r * 0.78, P.FRENCH_BACK)
+    _circle(draw, cx, cy, r * 0.62, P.PAPER)
+    hole = r * 0.3
+    draw.rectangle((cx - hole, cy - hole, cx + hole, cy + hole), fill=P.FRENCH_BACK)
     return img
 
 
@@ -235,18 +260,42 @@ def french_face(rank: int, suit: str, width: int = DEFAULT_WIDTH) -> Image.Image
 # ---------------------------------------------------------------- Luk Fu money cards
 
 
+def lukfu_is_red(rank: int, suit: str) -> bool:
+    """One of the eight red cards (rules §2.1), drawn with a red numeral and a red frame."""
+    return (rank, suit) in LUKFU_RED
+
+
 @lru_cache(maxsize=64 * 3)
 def lukfu_face(rank: int, suit: str, width: int = DEFAULT_WIDTH) -> Image.Image:
-    """Rank numeral, suit code and suit kanji; Li Tyen (``LT``) has its own face."""
+    """The Chinese numeral (一 … 九) over the suit kanji (銭 索 貫 十) in the suit's colour; Li Tyen is 老千.
+
+    A red card (rules §2.1) has its numeral and an inner frame in red, so it stands out at a glance; no
+    suit is drawn in red. Cards of at least :data:`LUKFU_INDEX_MIN_WIDTH` also carry the notation (``7M``,
+    ``LT``) small at the foot, as players type it.
+    """
     card = LukFuCard(rank, suit)  # validates
     img, draw = _blank(width, P.PAPER, P.CARD_EDGE)
     w, h = img.size
+    red = lukfu_is_red(rank, suit)
+    if red:
+        inset = max(2, round(w * 0.07))
+        draw.rounded_rectangle(
+            (inset, inset, w - 1 - inset, h - 1 - inset), radius=max(2, w // 16), outline=P.RED, width=max(2, w // 24)
+        )
     if card.is_li_tyen:
-        _centered_text(draw, "LT", w / 2, h * 0.3, _fit_size("LT", round(h * 0.3), w * 0.8), P.RED, bold=True)
-        draw.ellipse((w * 0.25, h * 0.52, w * 0.75, h * 0.52 + w * 0.5), outline=P.RED, width=max(2, w // 18))
-        return img
-    colour = LUKFU_SUIT_COLOUR[suit]
-    _centered_text(draw, str(rank), w / 2, h * 0.22, round(h * 0.36), colour, bold=True)
-    _centered_text(draw, suit, w / 2, h * 0.52, round(h * 0.2), colour, bold=True)
-    _centered_text(draw, LUKFU_SUIT_KANJI[suit], w / 2, h * 0.8, round(h * 0.24), colour)
+        top, bottom = LI_TYEN_FACE[0], LI_TYEN_FACE[1]
+        colour = numeral_colour = P.RED
+    else:
+        top, bottom = LUKFU_NUMERALS[rank - 1], LUKFU_SUIT_KANJI[suit]
+        colour = LUKFU_SUIT_COLOUR[suit]
+        numeral_colour = P.RED if red else colour
+    index = w >= LUKFU_INDEX_MIN_WIDTH
+    _centered_text(draw, top, w / 2, h * 0.27, _fit_size(top, round(h * 0.38), w * 0.78), numeral_colour, bold=True)
+    if index:
+        size = _fit_size(bottom, round(h * 0.26), w * 0.7)
+        _centered_text(draw, bottom, w / 2, h * 0.61, size, colour, bold=size >= 24)
+        _centered_text(draw, card.notation, w / 2, h * 0.83, round(h * 0.12), colour, bold=True)
+    else:  # small cards (rows of winning cards): numeral and suit only, the suit larger
+        size = _fit_size(bottom, round(h * 0.31), w * 0.74)
+        _centered_text(draw, bottom, w / 2, h * 0.68, size, colour, bold=size >= 24)
     return img

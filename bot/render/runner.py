@@ -142,12 +142,15 @@ def _warm() -> None:
     from bot.render import cards
     from bot.render.oicho import compose_oicho_table
     from bot.render.samples import BUSY_NAMES, busy_oicho_view
-    from games.core.cards import french_deck, kabu_deck
+    from games.core.cards import french_deck, kabu_deck, lukfu_deck
 
     for kabu in kabu_deck(12):
         cards.card_image(kabu)
     for french in french_deck():
         cards.card_image(french, 48)
+    for lukfu in lukfu_deck():
+        cards.card_image(lukfu, 84)
+        cards.card_image(lukfu, 40)
     cards.card_back("kabu")
     cards.card_back("french", 48)
     for lang in ("ja", "en"):

@@ -1,0 +1,630 @@
+"""The public Luk Fu table (六虎): one flat image drawn from the engine's public view only.
+
+The signature takes :class:`~games.luk_fu.views.LukFuPublicView`, never the seat view, so the type checker keeps
+private cards out of the public image: a card the onlooker may not see (a face-down follow) is ``None`` there
+and is drawn as a card back; the sitter's card is only said to exist and is drawn as a back.
+
+Layout (1000 px wide, 550 px tall for 3 seats and 634 for 4; shown about 450 px wide on a phone, so nothing
+important is smaller than 16 px and the trick's cards are 84 px wide):
+
+* top bar: game and deal (of ``hands_total``), what happens now and who acts; the dead card (3 players);
+* centre panel, by phase:
+
+  * the trick in progress: lead first, then the follows in order of play, each under its player's name;
+    face-down follows as backs; the play winning it framed in green; players still to play as empty places;
+  * between tricks (and while the winner chooses to stop or play on): the last finished trick and its winner,
+    so every trick stays on the table until the next lead;
+  * before the first lead: the empty trick, who leads, and the parent's 3-card limit if he passed;
+  * the call (and the ``after_call`` Five Tigers question): each player's call in order, parent first;
+    beside it the last hand's result: winner and tricks (or Five Tigers 五虎, no winner, all passed), the
+    winner's winning cards and, at 4 players, the sitter's card revealed at settlement;
+  * game over: the final stacks with the winners, beside the last hand's result;
+
+* one row per seat, in seat order: name, stack (× stake), the roles (親 parent, dealer, declarer, sitter, out),
+  the last hand's result between hands; the tricks taken (of 12, green from 6) and cards in hand; the face-up
+  row of the seat's own winning cards (up to 12), or the sitter's hidden card as a back.
+
+Card faces are :func:`bot.render.cards.lukfu_face`: the Chinese numeral over the suit kanji, red cards with a
+red numeral and frame, Li Tyen as 老千.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from bot.i18n import t
+from bot.render import palette as P
+from bot.render.cards import card_back, card_size, lukfu_face
+from bot.render.encode import Format, encode
+from bot.render.fonts import fit, text_width
+from bot.render.text import Canvas, text_mask
+from games.core.cards import LukFuCard
+from games.luk_fu.views import LukFuPublicView, PlayView, TrickView
+
+WIDTH = 1000
+MARGIN = 10
+TOP_BAR_H = 40
+GAP = 8
+CENTRE_Y = TOP_BAR_H + GAP
+CENTRE_H = 240
+ROWS_Y = CENTRE_Y + CENTRE_H + GAP
+ROW_H = 78
+ROW_GAP = 6
+
+TRICK_CARD_W = 84
+"""A trick of 1 to 3 cards a play: three columns of cards as wide as the Oicho table's and more."""
+QUAD_CARD_W = 72
+"""A quad: four cards a play still fit a column."""
+RUN_CARD_W = 40
+"""A play of 5 to 9 cards (a long run, the Five Tigers lead): the three plays become three rows."""
+SMALL_CARD_W = 40
+"""Winning cards, the sitter's card and the last hand's cards."""
+DEAD_CARD_W = 18
+CARD_GAP = 4
+SMALL_GAP = 2
+COLUMN_MAX = 4
+"""Plays of up to this many cards are drawn as columns; longer ones as rows."""
+
+MIN_TEXT = 16
+NAME_SIZE = 22
+STATUS_SIZE = 22
+TURN_MARK = "▶"
+WINNER_MARK = "★"
+
+INFO_W = 282
+"""A seat row's name block (name, stack, roles)."""
+TRICKS_X = INFO_W + 18
+TRICKS_W = 150
+WON_X = TRICKS_X + TRICKS_W + 10
+
+CALL_W = 392
+"""Width of the call list (or the final standings) when the last hand's result stands beside it."""
+
+Box = tuple[float, float, float, float]
+
+
+def table_height(seats: int) -> int:
+    """The image's height: the top bar, the centre panel and one row per seat."""
+    return ROWS_Y + seats * (ROW_H + ROW_GAP) + 2
+
+
+# ---------------------------------------------------------------- the drawing plan
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """A card drawn on the table: its box, the card (``None``: drawn as a back), where, and whose."""
+
+    box: Box
+    card: LukFuCard | None
+    area: str
+    """``trick`` (the trick in progress or the last one), ``won`` (a seat's winning cards), ``sitter`` (the
+    sitter's hidden card), ``dead`` (the dead card), ``last_hand`` (the last hand's cards, revealed)."""
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class PlacedText:
+    text: str
+    box: Box
+    """The box of the text's ink (a badge's: its whole filled tag)."""
+    size: int
+    colour: P.RGB
+    """The text's colour (a badge's: its fill)."""
+    badge: bool = False
+
+
+@dataclass
+class LukFuDrawing:
+    """The composed image and what was drawn on it, where (for tests and for looking at a layout)."""
+
+    img: Image.Image
+    cards: list[PlacedCard] = field(default_factory=list)
+    texts: list[PlacedText] = field(default_factory=list)
+    panels: list[Box] = field(default_factory=list)
+    """The dark panels every text stands on: the top bar, the centre panel, the seat rows."""
+
+
+class _Painter(Canvas):
+    """A canvas that notes each text, badge and card it draws (a list append each: the masks are cached)."""
+
+    def __init__(self, img: Image.Image) -> None:
+        super().__init__(img)
+        self.plan = LukFuDrawing(img)
+        self._in_badge = False
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: P.RGB = P.TEXT,
+        anchor: str = "ls",
+        bold: bool = False,
+    ) -> float:
+        if text and not self._in_badge:
+            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
+            left, top = round(xy[0]) + dx, round(xy[1]) + dy
+            self.plan.texts.append(PlacedText(text, (left, top, left + mask.width, top + mask.height), size, fill))
+        return super().text(xy, text, size, fill, anchor, bold)
+
+    def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB) -> float:
+        self._in_badge = True
+        try:
+            w = super().badge(x, baseline, text, size, bg, fg)
+        finally:
+            self._in_badge = False
+        box = (x, baseline - size * 0.95, x + w, baseline + size * 0.22)  # Canvas.badge's tag
+        self.plan.texts.append(PlacedText(text, box, size, bg, badge=True))
+        return w
+
+    def card(self, card: LukFuCard | None, x: float, y: float, width: int, area: str, seat: int | None = None) -> None:
+        """A face, or a back for ``None``."""
+        img = card_back("lukfu", width) if card is None else lukfu_face(card.rank, card.suit, width)
+        xy = (round(x), round(y))
+        self.img.paste(img, xy, img)
+        self.plan.cards.append(PlacedCard((xy[0], xy[1], xy[0] + img.width, xy[1] + img.height), card, area, seat))
+
+    def panel(self, box: Box, outline: P.RGB | None = None) -> None:
+        """A dark panel (text is drawn only on these: the palette has its antialiased blends)."""
+        self.draw.rounded_rectangle(box, radius=8, fill=P.FELT_DARK, outline=outline, width=2 if outline else 1)
+        self.plan.panels.append(box)
+
+    def slot(self, x: float, y: float, width: int) -> None:
+        """An empty place for a card still to come."""
+        w, h = card_size(width)
+        self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def render_luk_fu_table(
+    view: LukFuPublicView, names: list[str], lang: str = "en", stake: int = 1, *, fmt: Format = "png"
+) -> bytes:
+    """The public table as upload bytes (paletted PNG by default).
+
+    ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the view's
+    points into the chips shown.
+    """
+    return encode(compose_luk_fu_table(view, names, lang, stake), fmt)
+
+
+def compose_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
+    """The public table as an RGB image, before encoding."""
+    return draw_luk_fu_table(view, names, lang, stake).img
+
+
+def draw_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> LukFuDrawing:
+    """The public table and the plan of what was drawn where."""
+    c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
+    w = _Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
+    _top_bar(c, view, w)
+    _centre(c, view, w)
+    for seat in range(view.seats):
+        _seat_row(c, view, seat, ROWS_Y + seat * (ROW_H + ROW_GAP), w)
+    return c.plan
+
+
+@dataclass(frozen=True)
+class _Words:
+    """Per-render wording: seat names, language, and points shown as chips."""
+
+    names: list[str]
+    lang: str
+    stake: int
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "stake", max(1, self.stake))
+
+    def chips(self, points: int) -> str:
+        """Chips in a narrow place: exact below 100,000, then ``123k`` / ``4.5M``."""
+        n = points * self.stake
+        if abs(n) < 100_000:
+            return f"{n:,}"
+        thousands = round(n / 1000)
+        if abs(thousands) < 10_000:
+            return f"{thousands}k"
+        return f"{n / 1_000_000:.1f}M"
+
+    def signed(self, points: int) -> str:
+        text = self.chips(abs(points))
+        return f"+{text}" if points > 0 else f"−{text}" if points < 0 else "0"
+
+    def who(self, seats: Sequence[int]) -> str:
+        return ", ".join(self.names[s] for s in seats if 0 <= s < len(self.names))
+
+
+def _say(key: str, lang: str, size: int, room: float, **params: Any) -> str:
+    """``t(key)`` with its ``name`` (or ``names``) shortened first, so a long name is cut and the rest of the line
+    (the words around it) still shows whole within ``room``."""
+    for param in ("name", "names"):
+        value = params.get(param)
+        if isinstance(value, str):
+            rest = text_width(t(key, lang, **{**params, param: ""}), size)
+            params[param] = fit(value, size, max(room - rest, 3 * size))
+    return t(key, lang, **params)
+
+
+# ---------------------------------------------------------------- top bar
+
+
+def _top_bar(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
+    lang = w.lang
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    c.plan.panels.append((0, 0, WIDTH, TOP_BAR_H))
+    base = TOP_BAR_H - 12
+    title = t("luk_fu_render.title", lang, deal=view.deal_no, total=view.hands_total)
+    x = MARGIN + c.fitted((MARGIN, base), title, 20, 330, P.TEXT_DIM) + 16
+    right: float = WIDTH - MARGIN
+    if view.dead_card and not view.game_over:
+        cw, ch = card_size(DEAD_CARD_W)
+        c.card(None, right - cw, (TOP_BAR_H - ch) / 2, DEAD_CARD_W, "dead")
+        right -= cw + 8
+        right -= c.text((right, base), t("luk_fu_render.dead_card", lang), 16, P.TEXT_DIM, anchor="rs") + 16
+    c.fitted((x, base), _status(view, w, right - x), STATUS_SIZE, right - x, P.GOLD)
+
+
+def _status(view: LukFuPublicView, w: _Words, room: float) -> str:
+    lang, names = w.lang, w.names
+    phase = view.phase
+    size = STATUS_SIZE
+    if phase == "over":
+        return _say("luk_fu_render.status_over", lang, size, room, names=w.who(view.winners))
+    if phase == "tigers":
+        return _say("luk_fu_render.status_tigers", lang, size, room, names=w.who(view.tigers_waiting))
+    seat = {"call": view.caller, "lead": view.leader, "follow": view.follower, "stop": view.stop_seat}.get(phase)
+    if seat is None:
+        return ""
+    return _say(f"luk_fu_render.status_{phase}", lang, size, room, name=names[seat])
+
+
+# ---------------------------------------------------------------- centre panel
+
+
+def _centre(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
+    x0, y0, x1 = MARGIN, CENTRE_Y, WIDTH - MARGIN
+    c.panel((x0, y0, x1, y0 + CENTRE_H))
+    last = view.last_result
+    if view.phase == "over":
+        split = x1 if last is None else x0 + CALL_W
+        _standings(c, view, w, x0, split)
+    elif view.trick is not None:
+        _trick(c, view, view.trick, w, finished=False)
+        return
+    elif view.last_trick is not None:
+        _trick(c, view, view.last_trick, w, finished=True)
+        return
+    else:  # the call, and the first lead (after it a hand always has a trick on the table)
+        split = x1 if last is None else x0 + CALL_W
+        _calls(c, view, w, x0, split)
+    if last is not None:
+        c.draw.line((split + 4, y0 + 14, split + 4, y0 + CENTRE_H - 14), fill=P.FELT_LINE, width=2)
+        _last_hand(c, last, w, split + 20, x1 - 14)
+
+
+def _order_from(view: LukFuPublicView, first: int | None) -> list[int]:
+    """The active players in order of play, starting with ``first``."""
+    active = list(view.active)
+    if first is None or first not in active:
+        return active
+    i = active.index(first)
+    return active[i:] + active[:i]
+
+
+def _trick(c: _Painter, view: LukFuPublicView, trick: TrickView, w: _Words, *, finished: bool) -> None:
+    """The trick in progress (players still to play as empty places) or the last finished one, with its kind,
+    what it is worth and, once finished, who won it."""
+    lang = w.lang
+    x0, y0, x1 = MARGIN, CENTRE_Y, WIDTH - MARGIN
+    base = y0 + 30
+    x: float = x0 + 14
+    x += c.text((x, base), t("luk_fu_render.trick_title", lang, n=trick.number), NAME_SIZE, P.TEXT) + 14
+    kind = t(f"luk_fu_render.kind_{trick.kind}", lang, size=trick.size)
+    x += c.text((x, base), kind, 20, P.TEXT_DIM) + 14
+    if trick.size > 1:
+        x += c.text((x, base), t("luk_fu_render.trick_worth", lang, count=trick.size), 18, P.TEXT_DIM) + 14
+    if trick.unbeatable:
+        x += c.badge(x, base, t("luk_fu_render.unbeatable", lang), 18, P.GOLD, P.INK) + 14
+    if finished and trick.winner is not None:
+        room = x1 - 14 - x
+        won = _say("luk_fu_render.trick_won_by", lang, NAME_SIZE, room, name=w.names[trick.winner])
+        c.fitted((x1 - 14, base), won, NAME_SIZE, room, P.WIN, anchor="rs")
+
+    plays = {p.seat: p for p in trick.plays}
+    leader = trick.leader
+    order = [p.seat for p in trick.plays]
+    order += [s for s in _order_from(view, leader) if s not in order]
+    size = trick.size
+    to_act = set(view.to_act) if view.phase in ("lead", "follow") and not finished else set()
+    entries = [(seat, plays.get(seat), seat in to_act) for seat in order[:3]]
+    if size <= COLUMN_MAX:
+        _trick_columns(c, entries, size, leader, w, finished)
+    else:
+        _trick_rows(c, entries, size, leader, w, finished)
+
+
+def _play_tag(play: PlayView | None, acting: bool, finished: bool, lang: str) -> tuple[str, P.RGB]:
+    """What to say under (or beside) a play: winning or won, face down, or that it is this player's turn."""
+    if play is None:
+        return (t("luk_fu_render.play_to_play", lang), P.GOLD) if acting else ("", P.TEXT_DIM)
+    if play.winning:
+        return t("luk_fu_render.play_won" if finished else "luk_fu_render.play_winning", lang), P.WIN
+    if play.face_down:
+        return t("luk_fu_render.play_face_down", lang), P.TEXT_DIM
+    return "", P.TEXT_DIM
+
+
+def _play_name(c: _Painter, x: float, base: float, seat: int, lead: bool, acting: bool, room: float, w: _Words) -> None:
+    """``[Lead] ▶ name`` on one line."""
+    start = x
+    if lead:
+        x += c.badge(x, base, t("luk_fu_render.play_lead", w.lang), 18, P.GOLD, P.INK) + 8
+    if acting:
+        x += c.text((x, base), TURN_MARK, 18, P.GOLD) + 6
+    c.fitted((x, base), w.names[seat], 20, room - (x - start), P.GOLD if acting else P.TEXT)
+
+
+def _trick_columns(
+    c: _Painter,
+    entries: list[tuple[int, PlayView | None, bool]],
+    size: int,
+    leader: int | None,
+    w: _Words,
+    finished: bool,
+) -> None:
+    """Three columns (lead first), each: the player's name, the cards, and what the play is doing."""
+    x0, y0 = MARGIN, CENTRE_Y
+    pad, gap = 10, 12
+    col_w = (WIDTH - 2 * MARGIN - 2 * pad - 2 * gap) / 3
+    width = TRICK_CARD_W if size <= 3 else QUAD_CARD_W
+    cw, ch = card_size(width)
+    cards_w = size * cw + (size - 1) * CARD_GAP
+    cards_y = y0 + 78
+    for k, (seat, play, acting) in enumerate(entries):
+        cx = x0 + pad + k * (col_w + gap)
+        if play is not None and play.winning:
+            c.draw.rounded_rectangle((cx, y0 + 42, cx + col_w, y0 + CENTRE_H - 6), radius=8, outline=P.WIN, width=3)
+        _play_name(c, cx + 12, y0 + 68, seat, seat == leader, acting, col_w - 24, w)
+        left = cx + (col_w - cards_w) / 2
+        for i in range(size):
+            if play is None:
+                c.slot(left + i * (cw + CARD_GAP), cards_y, width)
+            else:
+                c.card(
+                    play.cards[i] if i < len(play.cards) else None,
+                    left + i * (cw + CARD_GAP),
+                    cards_y,
+                    width,
+                    "trick",
+                    seat,
+                )
+        tag, colour = _play_tag(play, acting, finished, w.lang)
+        if tag:
+            c.fitted((cx + col_w / 2, cards_y + ch + 26), tag, 20, col_w - 16, colour, anchor="ms")
+
+
+def _trick_rows(
+    c: _Painter,
+    entries: list[tuple[int, PlayView | None, bool]],
+    size: int,
+    leader: int | None,
+    w: _Words,
+    finished: bool,
+) -> None:
+    """Three rows (lead first) for plays of 5 to 9 cards: name, the cards, what the play is doing."""
+    x0, y0, x1 = MARGIN, CENTRE_Y, WIDTH - MARGIN
+    top = y0 + 44
+    row_h = (CENTRE_H - 44 - 6) / 3
+    cw, ch = card_size(RUN_CARD_W)
+    name_w = 250
+    cards_x = x0 + 14 + name_w + 10
+    cards_end = cards_x + size * cw + (size - 1) * CARD_GAP
+    for k, (seat, play, acting) in enumerate(entries):
+        ry = top + k * row_h
+        cy = ry + (row_h - ch) / 2
+        if play is not None and play.winning:
+            c.draw.rounded_rectangle((x0 + 6, ry, x1 - 6, ry + row_h - 2), radius=8, outline=P.WIN, width=3)
+        base = cy + ch / 2 + 7
+        _play_name(c, x0 + 14, base, seat, seat == leader, acting, name_w, w)
+        for i in range(size):
+            x = cards_x + i * (cw + CARD_GAP)
+            if play is None:
+                c.slot(x, cy, RUN_CARD_W)
+            else:
+                c.card(play.cards[i] if i < len(play.cards) else None, x, cy, RUN_CARD_W, "trick", seat)
+        tag, colour = _play_tag(play, acting, finished, w.lang)
+        if tag:
+            c.fitted((cards_end + 16, base), tag, 20, x1 - 20 - cards_end - 16, colour)
+
+
+def _calls(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: float) -> None:
+    """The call so far, one line per active player in order of play (parent first), until the first lead; with
+    the Five Tigers question after it (``after_call``), and the parent's 3-card limit if he passed."""
+    lang = w.lang
+    y0 = CENTRE_Y
+    tigers = view.phase == "tigers"
+    calling = view.phase == "call"
+    title = t("luk_fu_render.tigers_title" if tigers else "luk_fu_render.call_title", lang)
+    c.text((x0 + 14, y0 + 30), title, NAME_SIZE, P.TEXT)
+    said = dict(view.calls)
+    for k, seat in enumerate(view.active):
+        base = y0 + 76 + k * 48
+        x = x0 + 14
+        acting = seat in view.to_act
+        if acting:
+            x += c.text((x, base), TURN_MARK, 20, P.GOLD) + 6
+        if seat == view.parent:
+            x += c.badge(x, base, t("luk_fu_render.badge_parent", lang), 18, P.GOLD, P.INK) + 8
+        right = x1 - 14
+        if seat in said:
+            key = "luk_fu_render.call_play" if said[seat] else "luk_fu_render.call_pass"
+            text = t(key, lang)
+            bw = c.text_width(text, 20) + 2 * max(2, 20 // 5)
+            c.badge(right - bw, base, text, 20, P.WIN if said[seat] else P.PUSH, P.INK)
+            right -= bw + 12
+        elif calling:
+            key = "luk_fu_render.call_turn" if seat == view.caller else "luk_fu_render.call_waiting"
+            right -= c.text((right, base), t(key, lang), 20, P.GOLD if acting else P.TEXT_DIM, anchor="rs") + 12
+        if view.phase == "lead" and acting:
+            right -= c.text((right, base), t("luk_fu_render.play_to_lead", lang), 20, P.GOLD, anchor="rs") + 12
+        if tigers:
+            key = "luk_fu_render.tigers_answering" if seat in view.tigers_waiting else "luk_fu_render.tigers_answered"
+            right -= c.text((right, base), t(key, lang), 18, P.GOLD if acting else P.TEXT_DIM, anchor="rs") + 12
+        c.fitted((x, base), w.names[seat], NAME_SIZE, right - x, P.GOLD if acting else P.TEXT)
+    if view.first_lead_limited:
+        c.fitted((x0 + 14, y0 + CENTRE_H - 18), t("luk_fu_render.first_lead_limit", lang), 18, x1 - x0 - 28, P.TEXT_DIM)
+
+
+def _standings(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: float) -> None:
+    """Game over: every seat's final stack, most first, the winners starred."""
+    lang = w.lang
+    y0 = CENTRE_Y
+    c.fitted((x0 + 14, y0 + 30), t("luk_fu_render.over_title", lang), NAME_SIZE, x1 - x0 - 28, P.TEXT)
+    order = sorted(range(view.seats), key=lambda s: (-view.stacks[s], s))
+    line_h = 44 if view.seats <= 4 else 36
+    for k, seat in enumerate(order[:4]):
+        base = y0 + 76 + k * line_h
+        x = x0 + 14
+        won = seat in view.winners
+        if won:
+            x += c.text((x, base), WINNER_MARK, 20, P.GOLD) + 6
+        right = x1 - 14
+        right -= c.text((right, base), w.chips(view.stacks[seat]), 20, P.GOLD if won else P.TEXT, anchor="rs") + 12
+        if won:
+            text = t("luk_fu_render.over_winner", lang)
+            bw = c.text_width(text, 18) + 2 * max(2, 18 // 5)
+            c.badge(right - bw, base, text, 18, P.GOLD, P.INK)
+            right -= bw + 12
+        c.fitted((x, base), w.names[seat], NAME_SIZE, right - x, P.GOLD if won else P.TEXT)
+
+
+def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: float) -> None:
+    """The last hand's result: who won and with how many tricks (or Five Tigers 五虎, no winner, all passed), the
+    winner's winning cards and, at 4 players, the sitter's card (revealed at settlement) and his bonus."""
+    lang, names = w.lang, w.names
+    y0 = CENTRE_Y
+    c.fitted(
+        (x0, y0 + 30), t("luk_fu_render.last_hand_title", lang, deal=last.get("deal", "")), 18, x1 - x0, P.TEXT_DIM
+    )
+    winner = last.get("winner")
+    tricks = last.get("tricks") or []
+    ended = last.get("ended_by")
+    if isinstance(winner, int) and 0 <= winner < len(names):
+        count = tricks[winner] if winner < len(tricks) else 0
+        key = "luk_fu_render.last_tigers" if ended == "five_tigers" else "luk_fu_render.last_won"
+        result = _say(key, lang, NAME_SIZE, x1 - x0, name=names[winner], tricks=count)
+        c.fitted((x0, y0 + 66), result, NAME_SIZE, x1 - x0, P.GOLD)
+        won_cards = (last.get("winning_cards") or [])[winner] if winner < len(last.get("winning_cards") or []) else []
+        cw, _ = card_size(SMALL_CARD_W)
+        step = min(cw + SMALL_GAP, (x1 - x0 - cw) / max(1, len(won_cards) - 1))
+        for i, text in enumerate(won_cards[:12]):
+            c.card(LukFuCard.parse(text), x0 + i * step, y0 + 82, SMALL_CARD_W, "last_hand", winner)
+    else:
+        key = "luk_fu_render.last_all_passed" if ended == "all_passed" else "luk_fu_render.last_no_winner"
+        c.fitted((x0, y0 + 66), t(key, lang), NAME_SIZE, x1 - x0, P.TEXT)
+    sitter_card = last.get("sitter_card")
+    if isinstance(sitter_card, str) and ended != "all_passed":
+        cw, ch = card_size(SMALL_CARD_W)
+        top = y0 + CENTRE_H - 14 - ch
+        base = top + ch / 2 + 7
+        sitter = last.get("sitter")
+        who = names[sitter] if isinstance(sitter, int) and 0 <= sitter < len(names) else ""
+        label = _say("luk_fu_render.last_sitter_card", lang, 18, x1 - x0 - 2 * cw - 120, name=who)
+        x = x0 + c.text((x0, base), label, 18, P.TEXT_DIM) + 10
+        c.card(LukFuCard.parse(sitter_card), x, top, SMALL_CARD_W, "last_hand", sitter)
+        if last.get("sitter_bonus"):
+            c.badge(x + cw + 10, base, t("luk_fu_render.last_sitter_bonus", lang), 18, P.WIN, P.INK)
+
+
+# ---------------------------------------------------------------- seat rows
+
+
+def _between_hands(view: LukFuPublicView) -> bool:
+    """The last hand's chips are shown in the seat rows: from its end until the next hand's first lead (while the
+    centre panel shows the last hand's result)."""
+    return view.last_deltas is not None and (view.phase == "over" or view.trick_no == 0)
+
+
+def _seat_row(c: _Painter, view: LukFuPublicView, seat: int, y: float, w: _Words) -> None:
+    lang = w.lang
+    x0, x1 = MARGIN, WIDTH - MARGIN
+    acting = seat in view.to_act
+    seated = view.seated[seat] if seat < len(view.seated) else True
+    playing = seat in view.active
+    c.panel((x0, y, x1, y + ROW_H), outline=P.GOLD if acting else None)
+    colour = P.TEXT if seated else P.TEXT_DIM
+
+    # name, stack; roles and the last hand's result
+    base1, base2 = y + 30, y + 64
+    x: float = x0 + 12
+    if acting:
+        x += c.text((x, base1), TURN_MARK, 20, P.GOLD) + 6
+    if view.game_over and seat in view.winners:
+        x += c.text((x, base1), WINNER_MARK, 20, P.GOLD) + 6
+    right: float = x0 + INFO_W
+    right -= c.text((right, base1), w.chips(view.stacks[seat]), 20, colour, anchor="rs") + 12
+    c.fitted((x, base1), w.names[seat], NAME_SIZE, right - x, P.GOLD if acting else colour)
+
+    x = x0 + 12
+    right = x0 + INFO_W
+    deltas = view.last_deltas
+    if deltas is not None and _between_hands(view) and seat < len(deltas) and deltas[seat]:
+        d = deltas[seat]
+        right -= c.text((right, base2), w.signed(d), 18, P.WIN if d > 0 else P.LOSE, anchor="rs") + 10
+    for text, bg in _roles(view, seat, lang):
+        bw = c.text_width(text, MIN_TEXT) + 2 * max(2, MIN_TEXT // 5)
+        if x + bw > right:
+            break
+        x += c.badge(x, base2, text, MIN_TEXT, bg, P.INK) + 6
+
+    if seat == view.sitter and view.sitter_has_card and not view.game_over:
+        cw, ch = card_size(SMALL_CARD_W)
+        c.card(None, x0 + WON_X, y + (ROW_H - ch) / 2, SMALL_CARD_W, "sitter", seat)
+        c.text((x0 + WON_X + cw + 12, y + ROW_H / 2 + 7), t("luk_fu_render.sitter_hidden", lang), 18, P.TEXT_DIM)
+        return
+    if not playing:
+        return
+
+    # tricks taken (of 12; green from 6) and cards in hand
+    tricks = view.tricks[seat]
+    tx: float = x0 + TRICKS_X
+    six = seat in view.reached_six
+    count_colour = P.WIN if tricks >= 6 else P.TEXT
+    tx += c.text((tx, base1 + 2), str(tricks), 30, count_colour, bold=True) + 4
+    c.fitted((tx, base1 + 2), t("luk_fu_render.tricks_of", lang), MIN_TEXT, x0 + TRICKS_X + TRICKS_W - tx, P.TEXT_DIM)
+    tx = x0 + TRICKS_X
+    if not view.game_over:
+        held = t("luk_fu_render.hand_count", lang, count=view.hand_sizes[seat])
+        tx += c.text((tx, base2), held, 18, P.TEXT_DIM) + 8
+    if six:
+        c.badge(tx, base2, t("luk_fu_render.badge_six", lang), MIN_TEXT, P.WIN, P.INK)
+
+    # the face-up row of the seat's own winning cards
+    won = view.winning_cards[seat] if seat < len(view.winning_cards) else ()
+    if won:
+        cw, ch = card_size(SMALL_CARD_W)
+        room = x1 - 10 - (x0 + WON_X)
+        step = min(cw + SMALL_GAP, (room - cw) / max(1, len(won) - 1))
+        for i, card in enumerate(won):
+            c.card(card, x0 + WON_X + i * step, y + (ROW_H - ch) / 2, SMALL_CARD_W, "won", seat)
+
+
+def _roles(view: LukFuPublicView, seat: int, lang: str) -> list[tuple[str, P.RGB]]:
+    """The seat's badges: out (bust), parent 親, dealer, declarer, sitter (at game over: in the last hand)."""
+    if seat < len(view.seated) and not view.seated[seat]:
+        return [(t("luk_fu_render.badge_out", lang), P.LOSE)]
+    roles: list[tuple[str, P.RGB]] = []
+    if seat == view.parent:
+        roles.append((t("luk_fu_render.badge_parent", lang), P.GOLD))
+    if seat == view.dealer:
+        roles.append((t("luk_fu_render.badge_dealer", lang), P.PUSH))
+    if seat == view.declarer:
+        roles.append((t("luk_fu_render.badge_declarer", lang), P.WIN))
+    if seat == view.sitter:
+        roles.append((t("luk_fu_render.badge_sitter", lang), P.PUSH))
+    return roles

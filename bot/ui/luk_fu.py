@@ -1,0 +1,310 @@
+"""Luk Fu (六虎) on Discord: the table in words, the decisions of a seat, the narration, the results message.
+
+Cards are written with the Chinese numeral and the suit character, as on the cards (七貫 is the 7 of Myriads;
+Li Tyen is 老千), with the code in English text (七貫 7M); red cards, which the red bonus counts, are marked 🔴.
+Every move offered comes from the engine's legal actions: the call, a lead (a menu when there are many, with
+the singles the lead restriction forbids listed with the reason), a beating follow, the cards to discard face
+down (chosen freely, as many as were led), stop or continue at six tricks, and Five Tigers (五虎).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.i18n import has, t
+from bot.ui.base import GameUI, TableContext
+from bot.ui.decisions import ChooseOne, ChooseSubset, Option, PanelSpec
+from games.core.actions import Action, LegalAction, is_listed
+from games.core.cards import LukFuCard, parse_lukfu
+from games.core.engine import DealResult
+from games.core.events import Event
+from games.luk_fu import actions as act
+from games.luk_fu import events as ev
+from games.luk_fu.views import LukFuPublicView, LukFuSeatView, PlayView, TrickView
+
+NUMERALS = ("", "一", "二", "三", "四", "五", "六", "七", "八", "九")
+SUIT_CHARS = {"C": "銭", "S": "索", "M": "貫", "T": "十"}
+RED_CARDS = frozenset(parse_lukfu("9C 9S 9M 9T 8T 1C 1T LT"))
+BACK = "🂠"
+
+
+def card_text(card: LukFuCard | None, lang: str) -> str:
+    """``七貫`` (Japanese) or ``七貫 7M`` (English), 🔴 for a red card; a card back for one not shown."""
+    if card is None:
+        return BACK
+    face = "老千" if card.is_li_tyen else NUMERALS[card.rank] + SUIT_CHARS[card.suit]
+    text = face if lang == "ja" else f"{face} {card.notation}"
+    return f"🔴{text}" if card in RED_CARDS else text
+
+
+def cards_text(cards: Sequence[LukFuCard | None], lang: str) -> str:
+    return " ".join(card_text(c, lang) for c in cards) or "—"
+
+
+def phase_text(phase: str, lang: str) -> str:
+    key = f"luk_fu.phase_{phase}"
+    return t(key, lang) if has(key) else phase
+
+
+def _kind(cards: Sequence[LukFuCard], lang: str) -> str:
+    if len(cards) == 1:
+        return ""
+    if len({c.rank for c in cards}) == 1 and not any(c.is_li_tyen for c in cards):
+        return t("luk_fu_ui.kind_set", lang, n=len(cards))
+    if len(cards) == 5 and any(c.is_li_tyen for c in cards):
+        return t("luk_fu_ui.kind_tigers", lang)
+    return t("luk_fu_ui.kind_run", lang, n=len(cards))
+
+
+def _play_label(cards: Sequence[LukFuCard], lang: str) -> str:
+    kind = _kind(cards, lang)
+    return f"{cards_text(cards, lang)}{f' ({kind})' if kind else ''}"
+
+
+class LukFuUI(GameUI):
+    game_id = "luk_fu"
+
+    # ------------------------------------------------------------------ public
+    def public_summary(self, view: LukFuPublicView, ctx: TableContext) -> discord.Embed:
+        lang, names = ctx.lang, ctx.names
+        embed = discord.Embed(title=t("luk_fu_ui.title", lang, deal=view.deal_no, total=view.hands_total),
+                              colour=0x8E1B1B)
+        lines = [t("luk_fu_ui.roles", lang, dealer=names[view.dealer], parent=names[view.parent])]
+        if view.sitter is not None:
+            lines.append(t("luk_fu_ui.sitter", lang, name=names[view.sitter]))
+        if view.declarer is not None:
+            lines.append(t("luk_fu_ui.declarer", lang, name=names[view.declarer]))
+        if view.game_over:
+            lines.append(t("luk_fu_ui.game_over", lang, names=", ".join(names[s] for s in view.winners)))
+        else:
+            waiting = ", ".join(names[s] for s in view.to_act) or "—"
+            lines.append(t("luk_fu_ui.status", lang, phase=phase_text(view.phase, lang), names=waiting))
+        embed.description = "\n".join(lines)
+        trick = view.trick or view.last_trick
+        if trick is not None:
+            embed.add_field(name=_trick_title(trick, view, names, lang), value=_trick_text(trick, names, lang)[:1024],
+                            inline=False)
+        for seat in view.active:
+            row = cards_text(view.winning_cards[seat], lang) if view.winning_cards[seat] else "—"
+            value = t("luk_fu_ui.seat_line", lang, tricks=view.tricks[seat], cards=view.hand_sizes[seat], row=row)
+            embed.add_field(name=_seat_title(view, seat, names), value=value[:1024], inline=True)
+        stacks = " · ".join(f"{names[s]} {view.stacks[s] * ctx.stake:,}" + ("" if view.seated[s] else " ✖")
+                            for s in range(view.seats))
+        embed.add_field(name=t("luk_fu_ui.stacks", lang), value=stacks[:1024], inline=False)
+        return embed
+
+    def render(self, view: LukFuPublicView, ctx: TableContext) -> bytes:
+        from bot.render.luk_fu import render_luk_fu_table
+
+        return render_luk_fu_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
+
+    # ------------------------------------------------------------------ private
+    def panel(self, view: LukFuSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
+              state: dict[str, str]) -> PanelSpec:
+        lang, names = ctx.lang, ctx.names
+        lines = [t("luk_fu_ui.panel_head", lang, deal=view.deal_no, total=view.hands_total,
+                   phase=phase_text(view.phase, lang), tricks=view.tricks[seat])]
+        if view.sitter_card is not None:
+            lines.append(t("luk_fu_ui.your_sitter_card", lang, card=card_text(view.sitter_card, lang)))
+        elif not view.playing:
+            lines.append(t("luk_fu_ui.sitting_out", lang))
+        if view.hand:
+            old = set(view.old)
+            hand = " ".join(card_text(c, lang) + ("ᵒ" if c in old else "") for c in view.hand)
+            lines.append(t("luk_fu_ui.your_hand", lang, cards=hand))
+            if old:
+                lines.append(t("luk_fu_ui.old_note", lang))
+        trick = view.trick
+        if trick is not None:
+            lines.append(_trick_title(trick, view, names, lang) + ": " + _trick_text(trick, names, lang, inline=True))
+        spec = PanelSpec(text="")
+        actions = [a for a in legal if isinstance(a, Action)]
+        if view.phase == "call" and seat in view.to_act:
+            lines.append(t("luk_fu_ui.call_prompt", lang))
+            spec.decisions.append(ChooseOne("call", "", [
+                Option(t("luk_fu_ui.play", lang), act.Play(), "success"),
+                Option(t("luk_fu_ui.pass", lang), act.Pass()),
+            ]))
+        elif view.phase == "tigers" and seat in view.to_act:
+            options = [Option(t("luk_fu_ui.keep", lang), act.Keep())]
+            if act.Tigers() in actions:
+                options.insert(0, Option(t("luk_fu_ui.reveal_tigers", lang), act.Tigers(), "danger", "🐯"))
+            lines.append(t("luk_fu_ui.tigers_prompt", lang))
+            spec.decisions.append(ChooseOne("tigers", "", options))
+        elif view.phase == "lead" and seat in view.to_act:
+            lines.append(_lead_prompt(view, lang))
+            spec.decisions.append(_lead_decision(view, actions, lang))
+        elif view.phase == "follow" and seat in view.to_act:
+            if view.can_beat:
+                lines.append(t("luk_fu_ui.must_beat", lang, n=view.must_play))
+                follows = [a for a in actions if isinstance(a, act.Follow)]
+                spec.decisions.append(ChooseOne("follow", "", [
+                    Option(_play_label(a.cards, lang), a, "primary") for a in follows
+                ], placeholder=t("luk_fu_ui.choose_follow", lang)))
+            else:
+                lines.append(t("luk_fu_ui.discard_prompt", lang, n=view.must_play))
+                spec.decisions.append(_discard_decision(view, legal, lang))
+        elif view.phase == "stop" and seat in view.to_act:
+            lines.append(t("luk_fu_ui.stop_prompt", lang, tricks=view.tricks[seat]))
+            spec.decisions.append(ChooseOne("stop", "", [
+                Option(t("luk_fu_ui.stop", lang), act.Stop(), "success"),
+                Option(t("luk_fu_ui.continue", lang), act.Continue()),
+            ]))
+        elif view.game_over:
+            lines.append(t("luk_fu_ui.game_over", lang, names=", ".join(names[s] for s in view.winners)))
+        else:
+            waiting = ", ".join(names[s] for s in view.to_act) or "—"
+            lines.append(t("luk_fu_ui.waiting", lang, names=waiting))
+        spec.text = "\n".join(lines)[:1800]
+        return spec
+
+    # ------------------------------------------------------------------ narration
+    def describe(self, event: Event, ctx: TableContext) -> str | None:
+        lang, names = ctx.lang, ctx.names
+        if isinstance(event, ev.DealerChosen):
+            return t("luk_fu_ui.ev_first_dealer", lang, name=names[event.dealer])
+        if isinstance(event, ev.DealSetUp):
+            return t("luk_fu_ui.ev_deal", lang, deal=event.deal, dealer=names[event.dealer], parent=names[event.parent])
+        if isinstance(event, ev.Called):
+            return t("luk_fu_ui.ev_play" if event.play else "luk_fu_ui.ev_pass", lang, name=names[event.seat])
+        if isinstance(event, ev.AllPassed):
+            return t("luk_fu_ui.ev_all_passed", lang)
+        if isinstance(event, ev.Led):
+            key = "luk_fu_ui.ev_led_unbeatable" if event.unbeatable else "luk_fu_ui.ev_led"
+            return t(key, lang, name=names[event.seat], cards=_play_label(event.cards, lang))
+        if isinstance(event, ev.Followed):
+            return t("luk_fu_ui.ev_followed", lang, name=names[event.seat], cards=cards_text(event.cards, lang))
+        if isinstance(event, ev.Discarded) and event.public:
+            return t("luk_fu_ui.ev_discarded", lang, name=names[event.seat], n=event.count)
+        if isinstance(event, ev.TrickWon):
+            return t("luk_fu_ui.ev_trick_won", lang, name=names[event.seat], n=event.credited, total=event.total)
+        if isinstance(event, ev.StopChosen):
+            return t("luk_fu_ui.ev_stop" if event.stop else "luk_fu_ui.ev_continue", lang, name=names[event.seat])
+        if isinstance(event, ev.FiveTigersRevealed):
+            return t("luk_fu_ui.ev_tigers", lang, name=names[event.seat], credit=event.credit)
+        if isinstance(event, ev.HandResult):
+            if event.winner is None:
+                return t("luk_fu_ui.ev_no_winner", lang)
+            return t("luk_fu_ui.ev_hand_won", lang, name=names[event.winner], tricks=event.tricks[event.winner])
+        return None
+
+    # ------------------------------------------------------------------ results
+    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+        lang, names = ctx.lang, ctx.names
+        s: Mapping[str, Any] = result.summary
+        embed = discord.Embed(title=t("luk_fu_ui.result_title", lang, deal=result.deal), colour=0xF9A825)
+        lines = []
+        winner = s.get("winner")
+        calls = s.get("calls") or []
+        if calls and s.get("declarer") is None:
+            lines.append(t("luk_fu_ui.result_all_passed", lang))
+        elif winner is None:
+            lines.append(t("luk_fu_ui.result_no_winner", lang))
+        else:
+            share = s.get("share") or {}
+            lines.append(t("luk_fu_ui.result_winner", lang, name=names[winner], tricks=s["tricks"][winner],
+                           share=share.get("share", 0)))
+            if s.get("five_tigers"):
+                lines.append(t("luk_fu_ui.result_tigers", lang))
+            if share.get("multiplier", 1) > 1:
+                lines.append(t("luk_fu_ui.result_multiplier", lang, m=share["multiplier"]))
+            if share.get("reds"):
+                lines.append(t("luk_fu_ui.result_reds", lang, n=share["reds"]))
+            if s.get("parent_penalty"):
+                lines.append(t("luk_fu_ui.result_parent_penalty", lang))
+            if s.get("sitter_bonus"):
+                lines.append(t("luk_fu_ui.result_sitter_bonus", lang, name=names[s["sitter"]]))
+        if s.get("declarer") is not None:
+            lines.append(t("luk_fu_ui.result_declarer", lang, name=names[s["declarer"]]))
+        lines += [f"{names[seat]} **{delta * ctx.stake:+,}**" for seat, delta in enumerate(result.deltas) if delta]
+        embed.description = "\n".join(lines)
+        tricks = s.get("tricks") or []
+        if tricks and any(tricks):
+            value = " · ".join(f"{names[seat]} {n}" for seat, n in enumerate(tricks) if seat in (s.get("active") or []))
+            embed.add_field(name=t("luk_fu_ui.tricks", lang), value=value[:1024], inline=False)
+        if s.get("sitter_card"):
+            sitter_card = parse_lukfu(s["sitter_card"])[0]
+            embed.add_field(name=t("luk_fu_ui.sitter_card", lang, name=names[s["sitter"]]),
+                            value=card_text(sitter_card, lang), inline=False)
+        return embed
+
+
+# ---------------------------------------------------------------- pieces
+
+
+def _seat_title(view: LukFuPublicView | LukFuSeatView, seat: int, names: Sequence[str]) -> str:
+    marks = ""
+    if seat == view.parent:
+        marks += "親 "
+    if seat == view.declarer:
+        marks += "📣 "
+    if seat in view.to_act:
+        marks += "⏳ "
+    return (marks + names[seat])[:256]
+
+
+def _trick_title(trick: TrickView, view: LukFuPublicView | LukFuSeatView, names: Sequence[str], lang: str) -> str:
+    if trick.winner is not None:
+        return t("luk_fu_ui.trick_won", lang, n=trick.number, name=names[trick.winner], count=trick.size)
+    return t("luk_fu_ui.trick", lang, n=trick.number, count=trick.size)
+
+
+def _trick_text(trick: TrickView, names: Sequence[str], lang: str, inline: bool = False) -> str:
+    parts = []
+    for play in trick.plays:
+        parts.append(_play_text(play, names, lang))
+    return (" · " if inline else "\n").join(parts)
+
+
+def _play_text(play: PlayView, names: Sequence[str], lang: str) -> str:
+    mark = " ✅" if play.winning else ""
+    if play.face_down and all(c is None for c in play.cards):
+        return f"{names[play.seat]}: {BACK * len(play.cards)}{mark}"
+    cards = cards_text(play.cards, lang)
+    down = " " + t("luk_fu_ui.face_down", lang) if play.face_down else ""
+    return f"{names[play.seat]}: {cards}{down}{mark}"
+
+
+def _lead_prompt(view: LukFuSeatView, lang: str) -> str:
+    if view.lead_exempt == "declarer":
+        return t("luk_fu_ui.lead_free_declarer", lang)
+    if view.lead_exempt == "only_old":
+        return t("luk_fu_ui.lead_free_only_old", lang)
+    if view.lead_exempt == "no_legal_lead":
+        return t("luk_fu_ui.lead_free_fallback", lang)
+    if view.lead_suit:
+        return t("luk_fu_ui.lead_restricted", lang, suit=t(f"luk_fu.suit_{view.lead_suit}", lang))
+    return t("luk_fu_ui.lead_prompt", lang)
+
+
+def _lead_decision(view: LukFuSeatView, actions: Sequence[Action], lang: str) -> ChooseOne:
+    options: list[Option] = []
+    if act.Tigers() in actions:
+        options.append(Option(t("luk_fu_ui.reveal_tigers", lang), act.Tigers(), "danger", "🐯"))
+    leads = [a for a in actions if isinstance(a, act.Lead)]
+    for lead in sorted(leads, key=lambda a: (len(a.cards), a.text)):
+        style = "primary" if len(lead.cards) > 1 else "secondary"
+        options.append(Option(_play_label(lead.cards, lang), lead, style))
+    for card, reason in view.forbidden_singles:
+        options.append(Option(card_text(card, lang), None, reason=t(f"luk_fu_ui.forbidden_{reason}", lang)))
+    return ChooseOne("lead", "", options, placeholder=t("luk_fu_ui.choose_lead", lang))
+
+
+def _discard_decision(view: LukFuSeatView, legal: Sequence[LegalAction], lang: str) -> ChooseSubset:
+    by_text = {c.notation: c for c in view.hand}
+
+    def build(values: tuple[str, ...]) -> Action | None:
+        cards = tuple(by_text[v] for v in values if v in by_text)
+        if len(cards) != view.must_play or len(cards) != len(values):
+            return None
+        action = act.Discard(cards)
+        return action if is_listed(action, legal) else None
+
+    return ChooseSubset("discard", "", [(card_text(c, lang), c.notation) for c in view.hand], view.must_play,
+                        view.must_play, build, placeholder=t("luk_fu_ui.choose_discard", lang, n=view.must_play))
+
+
+__all__ = ["LukFuUI", "card_text"]
