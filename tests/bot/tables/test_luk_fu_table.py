@@ -56,11 +56,19 @@ async def _play_to_the_end(world: Any, members: tuple[Any, ...], rng: random.Ran
     return table
 
 
-@pytest.mark.parametrize(("seats", "bots"), [(3, 1), (4, 2)])
-async def test_a_game_with_members_and_bots_plays_to_the_end(world: Any, seats: int, bots: int) -> None:
+OTHER_RULES = {
+    "four_player_layout": "opposite_sits_out", "old_card_mode": "knowledge", "five_tigers_timing": "after_call",
+    "five_tigers_tricks": 8, "red_bonus": True, "red_scope": "all_captured", "big_hand_multiplier": True,
+    "declarer_pays_double": False, "ones_set_rank": "high", "stay_if_parent_declared_and_no_winner": True,
+}
+
+
+@pytest.mark.parametrize(("seats", "bots", "rules"), [(3, 1, {}), (4, 2, {}), (4, 1, OTHER_RULES)])
+async def test_a_game_with_members_and_bots_plays_to_the_end(world: Any, seats: int, bots: int,
+                                                            rules: dict[str, Any]) -> None:
     db = world.env.bot.db
     await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)
-    await _set_rules(world, hands_total=4, **({"players": 4} if seats == 4 else {}))
+    await _set_rules(world, hands_total=4, **({"players": 4} if seats == 4 else {}), **rules)
     members = (world.alice, world.bob) if seats - bots == 2 else (world.alice, world.bob, world.carol)[: seats - bots]
     await world.alice.slash(world.channel, "play", game="luk_fu")
     lobby = world.channel.last_message
