@@ -30,7 +30,7 @@ from bot.storage.tx import All, Exec, Insert, Many, One, Scalar, perform, run_re
 Clock = Callable[[], float]
 T = TypeVar("T")
 A = TypeVar("A")
-Account = Literal["wallet", "seat", "house", "mint"]
+Account = Literal["wallet", "seat", "house", "mint", "pot"]
 
 
 class Leg(NamedTuple):
@@ -40,6 +40,7 @@ class Leg(NamedTuple):
     delta: int
     user_id: int | None = None  # wallet legs; the seated member on a seat leg
     seat_id: int | None = None
+    table_id: int | None = None  # pot legs: whose pot (the ledger row names no table: its movement does)
 
 
 class Core:
@@ -170,7 +171,8 @@ class Core:
         ordered = sorted(legs, key=lambda leg: leg.delta)  # debits first
         wallets = [leg for leg in ordered if leg.account == "wallet"]
         seats = [leg for leg in ordered if leg.account == "seat"]
-        accounts = [leg for leg in ordered if leg.account not in ("wallet", "seat")]
+        pots = [leg for leg in ordered if leg.account == "pot"]
+        accounts = [leg for leg in ordered if leg.account not in ("wallet", "seat", "pot")]
         if wallets:
             changed = await Many(
                 "UPDATE wallets SET balance = balance + ? WHERE guild_id = ? AND user_id = ? AND balance + ? >= 0",
@@ -185,6 +187,13 @@ class Core:
             )
             if changed != len(seats):
                 await self._refuse(guild_id, seats)
+        if pots:
+            changed = await Many(
+                "UPDATE tables SET pot = pot + ? WHERE id = ? AND pot + ? >= 0",
+                [(leg.delta, leg.table_id, leg.delta) for leg in pots],
+            )
+            if changed != len(pots):
+                raise StorageError("storage.pot_overdrawn", f"a table's pot cannot pay {pots}")
         if accounts:
             # The house and the mint have no floor (see the package docstring).
             await Many(

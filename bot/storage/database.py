@@ -131,7 +131,7 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         """Problems found by reconciling the ledger with every balance; empty when all is consistent.
 
         Checks that each movement's legs sum to zero, and that every wallet, funded seat stack, house
-        and mint holds exactly the sum of its ledger legs (so the guild's chips sum to zero).
+        and mint, and every table's pot, holds exactly the sum of its ledger legs (so the guild's chips sum to zero).
         """
         g = "" if guild_id is None else " AND guild_id = ?"
         p: tuple[int, ...] = () if guild_id is None else (guild_id,)
@@ -153,6 +153,12 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
                 "SELECT a.guild_id, a.kind, a.balance, coalesce(sum(l.delta), 0) AS total FROM guild_accounts a"
                 " LEFT JOIN ledger l ON l.account = a.kind AND l.guild_id = a.guild_id"
                 f" WHERE 1{g.replace('guild_id', 'a.guild_id')} GROUP BY a.guild_id, a.kind HAVING a.balance <> total"
+            ),
+            "table pot differs from its ledger": (
+                "SELECT t.id, t.pot, coalesce(sum(l.delta), 0) AS total FROM tables t"
+                " LEFT JOIN movements m ON m.table_id = t.id"
+                " LEFT JOIN ledger l ON l.movement_id = m.id AND l.account = 'pot'"
+                f" WHERE t.practice = 0{g.replace('guild_id', 't.guild_id')} GROUP BY t.id HAVING t.pot <> total"
             ),
             "ledger does not sum to zero": f"SELECT sum(delta) FROM ledger WHERE 1{g} HAVING sum(delta) <> 0",
         }

@@ -133,6 +133,8 @@ class Table:
     """The record as the table opened (JSON, no shuffles or actions); ``record`` is the one to restart from."""
     checkpoint_seq: int = 0
     """The last log row ``record`` includes."""
+    pot: int = 0
+    """Chips in the table's pot (escrow owned by no seat, carried between deals)."""
 
     @property
     def active(self) -> bool:
@@ -222,11 +224,13 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class DealToSettle:
-    """A finished deal for :meth:`append_step`: chips by seat position (summing to 0) and its summary."""
+    """A finished deal for :meth:`append_step`: chips by seat position, chips into the table's pot (negative:
+    out of it), so that ``sum(deltas) + pot == 0``, and its summary."""
 
     deal_no: int
     deltas: tuple[int, ...]
     summary: dict[str, Any]
+    pot: int = 0
 
 
 @dataclass(frozen=True)

@@ -77,6 +77,7 @@ def _table(row: Row, seats: Sequence[Seat]) -> Table:
         seats=tuple(seats),
         opening=row["opening"],
         checkpoint_seq=row["checkpoint_seq"],
+        pot=row["pot"],
     )
 
 
@@ -489,24 +490,28 @@ class TableOps(Core):
         summary: Mapping[str, Any],
         *,
         key: str | None = None,
+        pot: int = 0,
     ) -> Settlement:
         """Apply one finished deal in a single transaction: stacks, ledger, hand history and player stats.
 
-        ``deltas`` are chips (points × stake) by seat position and must sum to zero; a settlement that
-        would drive a stack below 0 is refused (``storage.settlement_overdraws_stack``) and changes
-        nothing. The default key ``settle:<table>:<deal>`` makes a repeated call a no-op.
+        ``deltas`` are chips (points × stake) by seat position and ``pot`` the chips the deal put into the
+        table's pot (negative: paid out of it); ``sum(deltas) + pot`` must be zero. A settlement that would drive
+        a stack or the pot below 0 is refused (``storage.settlement_overdraws_stack`` /
+        ``storage.settlement_overdraws_pot``) and changes nothing. The default key ``settle:<table>:<deal>``
+        makes a repeated call a no-op.
         """
         # Copies taken before the round trip: the body runs on the connection's thread.
         return await self._transaction(
-            lambda now: self._settle(table_id, deal_no, list(deltas), dict(summary), key, now)
+            lambda now: self._settle(table_id, deal_no, list(deltas), dict(summary), key, now, pot=int(pot))
         )
 
     async def _settle(
         self, table_id: int, deal_no: int, deltas: Sequence[int], summary: Mapping[str, Any], key: str | None,
-        now: float, table: Table | None = None,
+        now: float, table: Table | None = None, pot: int = 0,
     ) -> Settlement:
         """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`, which passes the
-        playing ``table`` as this transaction has it, so it is not read twice)."""
+        playing ``table`` as this transaction has it, so it is not read twice). ``pot``: chips the deal put into
+        the table's pot (negative: paid out of it)."""
         key = key or f"settle:{table_id}:{deal_no}"
         deltas = [int(d) for d in deltas]
         summary_json = json.dumps(dict(summary), ensure_ascii=False, separators=(",", ":"))
@@ -522,8 +527,12 @@ class TableOps(Core):
                 deltas=len(deltas),
                 seats=len(seats),
             )
-        if sum(deltas) != 0:
-            raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)}", total=sum(deltas))
+        if sum(deltas) + pot != 0:
+            raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)} with {pot} into the pot",
+                               total=sum(deltas) + pot)
+        if table.pot + pot < 0:
+            raise InvalidValue("storage.settlement_overdraws_pot", f"the pot holds {table.pot}, cannot pay {-pot}",
+                               pot=table.pot, delta=pot)
         for seat, delta in zip(seats, deltas, strict=True):
             if seat.stack + delta < 0:
                 raise InvalidValue(
@@ -534,6 +543,8 @@ class TableOps(Core):
                     delta=delta,
                 )
         legs = [Leg("seat", d, user_id=s.user_id, seat_id=s.id) for s, d in zip(seats, deltas, strict=True)]
+        if pot:
+            legs.append(Leg("pot", pot, table_id=table_id))
         if table.practice:
             changed = [leg for leg in legs if leg.delta]
             if changed:
@@ -613,12 +624,13 @@ class TableOps(Core):
                 )
             settlements = []
             for deal in deals:
-                settled = await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table)
+                settled = await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table,
+                                             deal.pot)
                 settlements.append(settled)
                 if not settled.replayed:  # the stacks this transaction now holds, for the next deal's checks
                     seats = tuple(dataclasses.replace(s, stack=stack) for s, stack in zip(table.seats, settled.stacks,
                                                                                            strict=True))
-                    table = dataclasses.replace(table, seats=seats)
+                    table = dataclasses.replace(table, seats=seats, pot=table.pot + deal.pot)
             if checkpoint is not None:
                 record, seq = checkpoint
                 await Exec(
@@ -751,12 +763,33 @@ class TableOps(Core):
     # ------------------------------------------------------------------ closing
 
     async def _finish(
-        self, table: Table, status: TableStatus, reason: str, key: str, actor_id: int | None, now: float
+        self, table: Table, status: TableStatus, reason: str, key: str, actor_id: int | None, now: float,
+        pot_back: Sequence[int] | None = None,
     ) -> Closure:
         """Pay every stack back (members' to wallets under ``reason``, bots' to the house) and set ``status``.
 
+        A table whose pot holds chips first pays it back to its seats: ``pot_back`` says how much each seat
+        position gets (the game's :meth:`Engine.stop_result`, in chips), and must add up to the pot.
         The members' movement carries ``key`` (and the replayable outcome); the bots' carries ``key:house``.
         """
+        if table.pot:
+            if pot_back is None:
+                # Chips left in a pot would belong to nobody: the game must say whose they are.
+                raise InvalidState("storage.pot_not_empty", f"table {table.id} still holds {table.pot} in its pot",
+                                   table_id=table.id, pot=table.pot)
+            back = [int(b) for b in pot_back]
+            if len(back) != len(table.seats) or any(b < 0 for b in back) or sum(back) != table.pot:
+                raise InvalidValue("storage.pot_back_mismatch", f"{back} does not pay back a pot of {table.pot}",
+                                   pot=table.pot, total=sum(back))
+            legs = [Leg("pot", -table.pot, table_id=table.id)] + [
+                Leg("seat", b, user_id=s.user_id, seat_id=s.id) for s, b in zip(table.seats, back, strict=True) if b]
+            if table.practice:
+                await self._apply_legs(table.guild_id, legs)  # virtual chips: no ledger legs
+            else:
+                await self._move(table.guild_id, "refund", f"{key}:pot", legs, now, actor_id=actor_id,
+                                 table_id=table.id, note="pot")
+            seats = tuple(dataclasses.replace(s, stack=s.stack + b) for s, b in zip(table.seats, back, strict=True))
+            table = dataclasses.replace(table, seats=seats, pot=0)
         members = [s for s in table.seats if s.user_id is not None and s.stack]
         bots = [s for s in table.seats if s.user_id is None and s.stack]
         funded = not table.practice
@@ -790,12 +823,14 @@ class TableOps(Core):
         return await self._transaction(tx)
 
     async def close_table(
-        self, table_id: int, *, actor_id: int | None = None, voided: bool = False, key: str | None = None
+        self, table_id: int, *, actor_id: int | None = None, voided: bool = False, key: str | None = None,
+        pot_back: Sequence[int] | None = None,
     ) -> Closure:
         """End a table (lobby or playing): every stack goes back to its wallet, bots' to the house.
 
         Stacks move only at settlement, so an unfinished deal moved nothing: stopping a table
         mid-deal is this call with ``voided=True``, which records the payback under reason ``void``.
+        A table holding chips in its pot needs ``pot_back`` (chips by seat position, see :meth:`_finish`).
         """
         reason = "void" if voided else "cash_out"
         key = key or f"close:{table_id}"
@@ -804,7 +839,7 @@ class TableOps(Core):
             if (stored := await self._replayed(key, "cash_out", "void")) is not None:
                 return load_outcome(Closure, stored)
             table = await self._active(table_id, *ACTIVE_STATUSES)
-            return await self._finish(table, "ended", reason, key, actor_id, now)
+            return await self._finish(table, "ended", reason, key, actor_id, now, pot_back)
 
         return await self._transaction(tx)
 

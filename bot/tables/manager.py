@@ -159,7 +159,10 @@ class TableManager:
                 said = "table.stopped_lobby"
             elif session.status == "playing":
                 void = session.deal_moves > 0 and session.engine is not None and not session.engine.is_over
-                await self.db.close_table(session.id, actor_id=by, voided=void)
+                # A game holding a pot (fees carried between deals) says whose its chips are.
+                back = session.engine.stop_result() if session.engine is not None else None
+                pot_back = [d * session.stake for d in back.deltas] if back is not None else None
+                await self.db.close_table(session.id, actor_id=by, voided=void, pot_back=pot_back)
                 said = "table.stopped_void" if void else "table.stopped_between"
             else:
                 raise UserError("table.already_over")

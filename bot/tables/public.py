@@ -171,14 +171,13 @@ class PublicMessages:
             message = await channel.send(embed=embed, file=file, view=view)
             old = session.message_id
             session.message_id, session.message_created_at = message.id, self.m.clock()
-            if old is not None:
-                await self.budget.take()  # deleting the old message is a request too
             session.runtime["repost"] = False
-            try:
+            try:  # remembered before any wait: a shutdown meanwhile must not leave the old message the current one
                 await self.m.db.set_message(session.id, message.id, session.message_created_at)
             except Exception:
                 log.exception("table %s: could not remember its new message", session.id)
             if old is not None:
+                await self.budget.take()  # deleting the old message is a request too
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(old).delete()
         else:

@@ -377,4 +377,5 @@ class TableSession:
         return summary
 
     def _to_settle(self, result: DealResult, events: Sequence[Event] = ()) -> DealToSettle:
-        return DealToSettle(result.deal, tuple(d * self.stake for d in result.deltas), self._summary(result, events))
+        return DealToSettle(result.deal, tuple(d * self.stake for d in result.deltas), self._summary(result, events),
+                            result.pot * self.stake)

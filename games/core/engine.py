@@ -39,14 +39,18 @@ R = TypeVar("R")
 
 @dataclass(frozen=True)
 class DealResult:
-    """How one finished deal moved points between seats (``deltas`` sums to 0).
+    """How one finished deal moved points between seats, and between the seats and the table's pot.
 
+    ``deltas`` is each seat's stack change over the deal; ``pot`` the net points the deal put into the table's pot
+    (negative when the pot paid out more than it took), for games whose pot outlives a deal (Hachi-Hachi
+    Trick's fold fees, carried over a void round). Always ``sum(deltas) + pot == 0``; most games have no pot.
     ``summary`` is JSON-ready, game-specific detail for the results message and hand history.
     """
 
     deal: int
     deltas: tuple[int, ...]
     summary: dict[str, Any] = field(default_factory=dict)
+    pot: int = 0
 
 
 class Engine(ABC, Generic[R]):
@@ -157,6 +161,16 @@ class Engine(ABC, Generic[R]):
         events = pending + self._events
         self._events = []
         return events
+
+    def pot_total(self) -> int:
+        """Points the table holds outside the stacks (a pot carried between deals); the stacks and this always
+        sum to the opening stacks. Games without a pot hold nothing."""
+        return 0
+
+    def stop_result(self) -> DealResult | None:
+        """If the table is stopped now, what must still move, measured from the state of the last finished deal
+        (the deal in progress is void): a game holding a pot returns it to whoever paid into it. ``None``: nothing."""
+        return None
 
     def decision_id(self, seat: int) -> int:
         """Names the decision ``seat`` faces now; it changes whenever a new decision begins for that seat."""

@@ -425,10 +425,12 @@ def check_state(game: Game, stats: Stats, seen_results: int, *, full: bool = Tru
                 assert engine.refusal(seat, action) is None, f"listed action {action.text!r} is refused"
     # chips
     assert all(s >= 0 for s in engine.stacks), f"negative stack: {engine.stacks}"
-    assert sum(engine.stacks) == sum(game.stacks), f"chips appeared or vanished: {engine.stacks}"
+    assert engine.pot_total() >= 0, f"negative pot: {engine.pot_total()}"
+    assert sum(engine.stacks) + engine.pot_total() == sum(game.stacks), (
+        f"chips appeared or vanished: {engine.stacks} + pot {engine.pot_total()}")
     for result in engine.results[seen_results:]:
         assert len(result.deltas) == seats, f"deal {result.deal}: {len(result.deltas)} deltas for {seats} seats"
-        assert sum(result.deltas) == 0, f"deal {result.deal} does not sum to 0: {result.deltas}"
+        assert sum(result.deltas) + result.pot == 0, f"deal {result.deal} does not sum to 0: {result}"
         assert 1 <= result.deal <= engine.deal_no
     stats.deals += len(engine.results) - seen_results
     expected = [s + sum(r.deltas[i] for r in engine.results) for i, s in enumerate(game.stacks)]

@@ -341,3 +341,49 @@ async def test_make_practice_refunds_every_buy_in_and_keeps_virtual_stacks(ledge
     closed = await db.close_table(table_id)
     assert closed.returned == ()
     assert await db.balance(GUILD, 2) == 1000
+
+
+async def test_a_pot_carries_between_deals_and_is_paid_back_at_the_close(ledger_checked: Database) -> None:
+    """Hachi-Hachi's fold fees: a deal may put chips into the table's pot, a later deal pay them out, and a
+    table stopped with chips in its pot pays them back to whoever the game says paid them."""
+    db = ledger_checked
+    table_id = await chip_table(db, players=(1, 2, 3))
+    # Deal 1: nobody plays; each folds, 20 + 30 + 40 into the pot.
+    first = await db.settle_deal(table_id, 1, [-20, -30, -40], {}, pot=90)
+    assert first.stacks == (280, 270, 260)
+    assert (await db.get_table(table_id)).pot == 90
+    # Deal 2: seat 2 takes the pot plus 10 from seat 0.
+    await db.settle_deal(table_id, 2, [-10, 0, 100], {}, pot=-90)
+    assert (await db.get_table(table_id)).pot == 0
+    # Deal 3 puts 50 in; refusals change nothing.
+    await db.settle_deal(table_id, 3, [-20, -30, 0], {}, pot=50)
+    before = await db.get_table(table_id)
+    for deltas, pot, code in (([60, 0, 0], -60, "storage.settlement_overdraws_pot"),
+                              ([10, 0, 0], -5, "storage.settlement_unbalanced")):
+        with pytest.raises(InvalidValue) as err:
+            await db.settle_deal(table_id, 4, deltas, {}, pot=pot)
+        assert err.value.code == code
+    assert await db.get_table(table_id) == before
+    # Closing without saying whose the pot is is refused, and so is a payback that is not the pot.
+    with pytest.raises(InvalidState) as unsaid:
+        await db.close_table(table_id)
+    assert unsaid.value.code == "storage.pot_not_empty"
+    with pytest.raises(InvalidValue) as wrong:
+        await db.close_table(table_id, pot_back=[20, 20, 0])
+    assert wrong.value.code == "storage.pot_back_mismatch"
+    assert await db.get_table(table_id) == before
+    closure = await db.close_table(table_id, actor_id=MOD, voided=True, pot_back=[20, 30, 0])
+    assert sorted(closure.returned) == [(0, 270), (1, 270), (2, 360)]
+    assert [await db.balance(GUILD, u) for u in (1, 2, 3)] == [970, 970, 1060]
+    assert (await db.get_table(table_id)).pot == 0
+
+
+async def test_the_ledger_check_sees_a_pot_that_drifted(ledger_checked: Database) -> None:
+    db = ledger_checked
+    table_id = await chip_table(db, players=(1, 2))
+    await db.settle_deal(table_id, 1, [-20, -30], {}, pot=50)
+    assert await db.verify_ledger() == []
+    await db._exec("UPDATE tables SET pot = 49 WHERE id = ?", (table_id,))
+    problems = await db.verify_ledger()
+    assert any(p.startswith("table pot differs from its ledger") for p in problems), problems
+    await db._exec("UPDATE tables SET pot = 50 WHERE id = ?", (table_id,))
