@@ -12,6 +12,7 @@ No ``from __future__ import annotations`` here: discord.py reads these annotatio
 
 import logging
 import re
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,6 +27,17 @@ from bot.i18n import t
 from bot.i18n.translator import L
 from bot.storage import RuleChange
 from games.core.house_rules import RuleOption, find_option, options, to_data, with_option, without_option
+from games.core.rule_tables import (
+    RuleTable,
+    cell_text,
+    find_row,
+    find_table,
+    row_text,
+    row_value,
+    tables,
+    with_row,
+    without_row,
+)
 from games.registry import GameSpec, all_games
 
 if TYPE_CHECKING:
@@ -63,10 +75,26 @@ async def rules_in_force(bot: "FudabaBot", guild_id: int, spec: GameSpec) -> Bas
 
 
 def show_value(value: Any) -> str:
-    """How an option value reads in Discord (the same text ``/rules set`` accepts)."""
+    """How an option value reads in Discord (the same text ``/rules set`` accepts). A table row reads as its cells
+    in column order; a whole table (a reset's old value in the audit trail) as its changed rows."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, dict):
+        if all(not isinstance(v, dict) for v in value.values()):
+            return row_text(value)
+        return "; ".join(f"{key}: {show_value(row)}" for key, row in value.items()) or "—"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ",".join(str(v) for v in value) or "none"
     return str(value)
+
+
+def allowed_text(opt: RuleOption, locale: object) -> str:
+    """The values an option takes, in the reader's language."""
+    if opt.kind == "set":
+        return t("rules.allowed_set", locale, choices=", ".join(opt.choices))
+    if opt.kind == "int" and opt.lo is None and opt.hi is None:
+        return t("rules.allowed_any_int", locale)
+    return opt.allowed()
 
 
 def _value_at(rules: BaseModel, path: str) -> Any:
@@ -76,10 +104,61 @@ def _value_at(rules: BaseModel, path: str) -> Any:
     return node
 
 
+def _width(text: str) -> int:
+    """Columns a text takes in a monospaced block (wide CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - _width(text))
+
+
+def table_block(rules: BaseModel, table: RuleTable, locale: object) -> str:
+    """A rule table drawn as a table: one line per row, one column per field, cells differing from the default
+    marked ``*``; each changed row is listed below with its default, and the line that sets a row."""
+    defaults = type(rules)()
+    current, fresh = _value_at(rules, table.path), _value_at(defaults, table.path)
+    heading = t("rules.table_row", locale)
+    widths = {c: len(c) for c in table.columns}
+    for row in table.rows:
+        for column, value in current[row].items():
+            widths[column] = max(widths[column], len(cell_text(value)) + 1)
+    key_width = max(_width(heading), *(len(r) for r in table.rows))
+    lines = [" ".join([_pad(heading, key_width)] + [c.ljust(widths[c]) for c in table.columns]).rstrip()]
+    changed: list[str] = []
+    for row in table.rows:
+        cells = []
+        for column in table.columns:
+            if column not in current[row]:
+                cells.append("–".ljust(widths[column]))
+                continue
+            mark = "*" if current[row][column] != fresh[row][column] else ""
+            cells.append((cell_text(current[row][column]) + mark).ljust(widths[column]))
+        lines.append(" ".join([row.ljust(key_width), *cells]).rstrip())
+        if current[row] != fresh[row]:
+            changed.append(t("rules.table_changed_row", locale, path=table.row_path(row),
+                             value=row_text(current[row]), default=row_text(fresh[row])))
+    mark = "✏️ " if changed else ""
+    example = table.rows[0]
+    head = t("rules.table_title", locale, mark=mark, path=table.path,
+             example=table.row_path(example), columns=" ".join(current[example]))
+    body = "```\n" + "\n".join(lines) + "\n```"
+    return "\n".join([head, body, *changed])
+
+
 def option_lines(rules: BaseModel, locale: object) -> list[str]:
-    """One line per option: path, value in force, default, allowed values; changed ones marked ✏️."""
+    """One line per option: path, value in force, default, allowed values; changed ones marked ✏️. The options of
+    a rule table are one item instead: the table drawn as a table (see :func:`table_block`)."""
+    found = tables(rules)
     lines = []
+    drawn: set[str] = set()
     for current, default in zip(options(rules), options(type(rules)), strict=True):
+        table = next((tb for tb in found if current.path.startswith(tb.path + ".")), None)
+        if table is not None:
+            if table.path not in drawn:
+                drawn.add(table.path)
+                lines.append(table_block(rules, table, locale))
+            continue
         changed = current.default != default.default
         mark = "✏️ " if changed else ""
         value = f"**{show_value(current.default)}**" if changed else show_value(current.default)
@@ -91,7 +170,7 @@ def option_lines(rules: BaseModel, locale: object) -> list[str]:
                 path=current.path,
                 value=value,
                 default=show_value(default.default),
-                allowed=current.allowed(),
+                allowed=allowed_text(current, locale),
             )
         )
     return lines
@@ -125,7 +204,8 @@ async def rules_page(
         description="\n".join(pages[page]),
     )
     embed.set_footer(
-        text=t("rules.show_footer", locale, page=page + 1, pages=len(pages), changed=changed, total=len(lines))
+        text=t("rules.show_footer", locale, page=page + 1, pages=len(pages), changed=changed,
+               total=len(options(rules)))
     )
     if len(pages) == 1:
         return embed, None
@@ -205,9 +285,17 @@ class RulesCog(commands.Cog):
         if rules is None:
             return []
         typed = current.strip().lower()
-        found = [o for o in options(rules) if typed in o.path.lower()]
-        found.sort(key=lambda o: not o.path.lower().startswith(typed))  # prefix matches first (the sort is stable)
-        return [_choice(f"{o.path} = {show_value(o.default)} ({o.allowed()})", o.path) for o in found[:MAX_CHOICES]]
+        entries = [(o.path, f"{o.path} = {show_value(o.default)} ({allowed_text(o, interaction.locale)})")
+                   for o in options(rules)]
+        for table in tables(rules):  # a whole row is one option too (and, for a reset, a whole table)
+            for row in table.rows:
+                value = row_value(rules, table, row)
+                entries.append((table.row_path(row), f"{table.row_path(row)} = {row_text(value)} ({' '.join(value)})"))
+            if interaction.command is not None and interaction.command.name == "reset":
+                entries.append((table.path, t("rules.ac_table", interaction.locale, path=table.path)))
+        found = [(path, label) for path, label in entries if typed in path.lower()]
+        found.sort(key=lambda e: (not e[0].lower().startswith(typed), e[0].count(".")))  # prefix, then rows first
+        return [_choice(label, path) for path, label in found[:MAX_CHOICES]]
 
     async def value_autocomplete(
         self, interaction: discord.Interaction, current: str
@@ -217,6 +305,16 @@ class RulesCog(commands.Cog):
         path = getattr(interaction.namespace, "option", None)
         if rules is None or not isinstance(path, str):
             return []
+        row = find_row(rules, path)
+        if row is not None:  # a row: the text that keeps it, and the one that restores its defaults
+            table, key = row
+            values = [row_text(row_value(rules, table, key)), row_text(row_value(type(rules)(), table, key))]
+            notes = [t("rules.ac_current", interaction.locale), t("rules.ac_default", interaction.locale)]
+            if values[0] == values[1]:
+                values, notes = values[:1], [f"{notes[0]}, {notes[1]}"]
+            typed = current.strip()
+            choices = [_choice(typed, typed)] if typed and typed not in values else []
+            return choices + [_choice(f"{v} ({n})", v) for v, n in zip(values, notes, strict=True)]
         try:
             opt = find_option(rules, path)
         except ValueError:
@@ -290,7 +388,10 @@ class RulesCog(commands.Cog):
         spec = _spec(game.value)
         current = await rules_in_force(self.bot, interaction.guild_id, spec)
         path = option.strip()
-        updated = with_option(current, path, value)  # RuleError: unknown option / out of range, with the range
+        if find_row(current, path) is not None:
+            updated = with_row(current, path, value)  # a whole row, taken or refused as a whole
+        else:
+            updated = with_option(current, path, value)  # RuleError: unknown option / out of range, with the range
         old, new = _value_at(current, path), _value_at(updated, path)
         if old == new:
             raise UserError("rules.unchanged", option=path, value=show_value(new))
@@ -348,7 +449,10 @@ class RulesCog(commands.Cog):
         else:
             path = option.strip()
             current = await rules_in_force(self.bot, interaction.guild_id, spec)
-            updated = without_option(current, path)
+            if find_row(current, path) is not None or find_table(current, path) is not None:
+                updated = without_row(current, path)
+            else:
+                updated = without_option(current, path)
             old, new = _value_at(current, path), _value_at(updated, path)
             if old == new:
                 raise UserError("rules.already_default", option=path, value=show_value(new))

@@ -22,6 +22,7 @@ from bot.i18n import lang_of, t
 from bot.tables.components import lobby_view
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.core.house_rules import changed_options
+from games.core.rule_tables import find_row, row_text, row_value
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -220,8 +221,23 @@ class Lobby:
 
 
 def rules_text(rules: Any, lang: str) -> str:
+    """The options that differ from the default, one line each; a changed row of a rule table (a hand table) is one
+    line with the whole row, in the text that sets it."""
     changed = changed_options(rules)
     if not changed:
         return t("lobby.rules_default", lang)
-    return "\n".join(f"`{o.path}` = `{value}`" for o, value in changed)[:1000]
+    lines: list[str] = []
+    rows_shown: set[str] = set()
+    for option, value in changed:
+        row = find_row(rules, option.path.rpartition(".")[0])
+        if row is None:
+            lines.append(f"`{option.path}` = `{value}`")
+            continue
+        table, key = row
+        path = table.row_path(key)
+        if path not in rows_shown:
+            rows_shown.add(path)
+            lines.append(f"`{path}` = `{row_text(row_value(rules, table, key))}`")
+    text = "\n".join(lines)
+    return text if len(text) <= 1000 else text[:text.rfind("\n", 0, 990)] + "\n…"
 
