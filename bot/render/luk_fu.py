@@ -17,8 +17,11 @@ important is smaller than 16 px and the trick's cards are 84 px wide):
   * before the first lead: the empty trick, who leads, and the parent's 3-card limit if he passed;
   * the call (and the ``after_call`` Five Tigers question): each player's call in order, parent first;
     beside it the last hand's result: winner and tricks (or Five Tigers 五虎, no winner, all passed), the
-    winner's winning cards and, at 4 players, the sitter's card revealed at settlement;
-  * game over: the final stacks with the winners, beside the last hand's result;
+    winner's winning cards and, at 4 players, the sitter's card revealed at settlement; under them the last
+    hand's final trick (the engine settles a hand and deals the next in the step that plays its last trick,
+    so that trick is never on the table between tricks): each play under its player's name, face-down ones as
+    backs, the winning play framed in green; it stays until the new hand's first lead;
+  * game over: the final stacks with the winners, beside the last hand's result (and its final trick);
 
 * one row per seat, in seat order: name, stack (× stake), the roles (親 parent, dealer, declarer, sitter, out),
   the last hand's result between hands; the tricks taken (of 12, green from 6) and cards in hand; the face-up
@@ -42,7 +45,7 @@ from bot.render.cards import card_back, card_size, lukfu_face
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit, text_width
 from bot.render.text import Canvas, text_mask
-from games.core.cards import LukFuCard
+from games.core.cards import LukFuCard, parse_lukfu
 from games.luk_fu.views import LukFuPublicView, PlayView, TrickView
 
 WIDTH = 1000
@@ -83,6 +86,14 @@ WON_X = TRICKS_X + TRICKS_W + 10
 
 CALL_W = 392
 """Width of the call list (or the final standings) when the last hand's result stands beside it."""
+FINAL_TOP = 136
+"""Where the last hand's final trick starts, from the centre panel's top (under the last hand's cards)."""
+FINAL_LABEL_W = 150
+"""The final trick's label column (its title, and who won it) is this wide at most, unless the plays leave room."""
+FINAL_NAME_W = 110
+"""The least column a play of the final trick takes when there is room: its player's name above its cards."""
+FINAL_COL_GAP = 14
+"""Between the final trick's plays (the winning play's frame stands 6 px out into it)."""
 
 Box = tuple[float, float, float, float]
 
@@ -103,7 +114,8 @@ class PlacedCard:
     card: LukFuCard | None
     area: str
     """``trick`` (the trick in progress or the last one), ``won`` (a seat's winning cards), ``sitter`` (the
-    sitter's hidden card), ``dead`` (the dead card), ``last_hand`` (the last hand's cards, revealed)."""
+    sitter's hidden card), ``dead`` (the dead card), ``last_hand`` (the last hand's cards, revealed),
+    ``final_trick`` (the last hand's final trick: its face-up plays, and backs for the face-down ones)."""
     seat: int | None = None
 
 
@@ -304,7 +316,11 @@ def _centre(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
         _calls(c, view, w, x0, split)
     if last is not None:
         c.draw.line((split + 4, y0 + 14, split + 4, y0 + CENTRE_H - 14), fill=P.FELT_LINE, width=2)
-        _last_hand(c, last, w, split + 20, x1 - 14)
+        final = _final_trick(last, view.seats)
+        _last_hand(c, last, w, split + 20, x1 - 14, compact=final is not None)
+        if final is not None:
+            c.draw.line((split + 20, y0 + FINAL_TOP - 5, x1 - 14, y0 + FINAL_TOP - 5), fill=P.FELT_LINE, width=1)
+            _final_trick_row(c, final, w, split + 20, x1 - 14)
 
 
 def _order_from(view: LukFuPublicView, first: int | None) -> list[int]:
@@ -503,42 +519,182 @@ def _standings(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: flo
         c.fitted((x, base), w.names[seat], NAME_SIZE, right - x, P.GOLD if won else P.TEXT)
 
 
-def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: float) -> None:
+def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: float, *, compact: bool = False) -> None:
     """The last hand's result: who won and with how many tricks (or Five Tigers 五虎, no winner, all passed), the
-    winner's winning cards and, at 4 players, the sitter's card (revealed at settlement) and his bonus."""
+    winner's winning cards and, at 4 players, the sitter's card (revealed at settlement) and his bonus.
+
+    ``compact``: in the panel's top part (above the final trick, from ``FINAL_TOP``): the sitter's card then
+    stands at the end of the winning cards' row, its label at the end of the result's line."""
     lang, names = w.lang, w.names
     y0 = CENTRE_Y
+    result_base, cards_y = (y0 + 58, y0 + 66) if compact else (y0 + 66, y0 + 82)
     c.fitted(
         (x0, y0 + 30), t("luk_fu_render.last_hand_title", lang, deal=last.get("deal", "")), 18, x1 - x0, P.TEXT_DIM
     )
-    winner = last.get("winner")
+    said = last.get("winner")
+    winner = said if isinstance(said, int) and 0 <= said < len(names) else None
     tricks = last.get("tricks") or []
     ended = last.get("ended_by")
-    if isinstance(winner, int) and 0 <= winner < len(names):
-        count = tricks[winner] if winner < len(tricks) else 0
-        key = "luk_fu_render.last_tigers" if ended == "five_tigers" else "luk_fu_render.last_won"
-        result = _say(key, lang, NAME_SIZE, x1 - x0, name=names[winner], tricks=count)
-        c.fitted((x0, y0 + 66), result, NAME_SIZE, x1 - x0, P.GOLD)
-        won_cards = (last.get("winning_cards") or [])[winner] if winner < len(last.get("winning_cards") or []) else []
-        cw, _ = card_size(SMALL_CARD_W)
-        step = min(cw + SMALL_GAP, (x1 - x0 - cw) / max(1, len(won_cards) - 1))
-        for i, text in enumerate(won_cards[:12]):
-            c.card(LukFuCard.parse(text), x0 + i * step, y0 + 82, SMALL_CARD_W, "last_hand", winner)
-    else:
-        key = "luk_fu_render.last_all_passed" if ended == "all_passed" else "luk_fu_render.last_no_winner"
-        c.fitted((x0, y0 + 66), t(key, lang), NAME_SIZE, x1 - x0, P.TEXT)
+    cw, ch = card_size(SMALL_CARD_W)
     sitter_card = last.get("sitter_card")
+    cards_x1 = x1
+    result_x1 = x1
+    result_key = (
+        ("luk_fu_render.last_tigers" if ended == "five_tigers" else "luk_fu_render.last_won")
+        if winner is not None
+        else ("luk_fu_render.last_all_passed" if ended == "all_passed" else "luk_fu_render.last_no_winner")
+    )
+    count = tricks[winner] if winner is not None and winner < len(tricks) else 0
     if isinstance(sitter_card, str) and ended != "all_passed":
-        cw, ch = card_size(SMALL_CARD_W)
-        top = y0 + CENTRE_H - 14 - ch
-        base = top + ch / 2 + 7
         sitter = last.get("sitter")
         who = names[sitter] if isinstance(sitter, int) and 0 <= sitter < len(names) else ""
-        label = _say("luk_fu_render.last_sitter_card", lang, 18, x1 - x0 - 2 * cw - 120, name=who)
-        x = x0 + c.text((x0, base), label, 18, P.TEXT_DIM) + 10
-        c.card(LukFuCard.parse(sitter_card), x, top, SMALL_CARD_W, "last_hand", sitter)
-        if last.get("sitter_bonus"):
-            c.badge(x + cw + 10, base, t("luk_fu_render.last_sitter_bonus", lang), 18, P.WIN, P.INK)
+        if compact:
+            # the result first; the sitter's label takes the rest of the line (his name cut first)
+            key = "luk_fu_render.last_sitter_card"
+            result = t(result_key, lang, name="" if winner is None else names[winner], tricks=count)
+            least = c.text_width(t(key, lang, name=""), 18) + 3 * 18
+            room = min(
+                c.text_width(t(key, lang, name=who), 18), max(least, x1 - x0 - 16 - c.text_width(result, NAME_SIZE))
+            )
+            label = _say(key, lang, 18, room, name=who)
+            result_x1 -= c.fitted((x1, result_base), label, 18, room, P.TEXT_DIM, anchor="rs") + 16
+            c.card(LukFuCard.parse(sitter_card), x1 - cw, cards_y, SMALL_CARD_W, "last_hand", sitter)
+            cards_x1 -= cw + 10
+            if last.get("sitter_bonus"):
+                text = t("luk_fu_render.last_sitter_bonus", lang)
+                bw = c.text_width(text, 18) + 2 * max(2, 18 // 5)
+                c.badge(cards_x1 - bw, cards_y + ch / 2 + 7, text, 18, P.WIN, P.INK)
+                cards_x1 -= bw + 10
+            cards_x1 -= 6
+        else:
+            top = y0 + CENTRE_H - 14 - ch
+            base = top + ch / 2 + 7
+            label = _say("luk_fu_render.last_sitter_card", lang, 18, x1 - x0 - 2 * cw - 120, name=who)
+            x = x0 + c.text((x0, base), label, 18, P.TEXT_DIM) + 10
+            c.card(LukFuCard.parse(sitter_card), x, top, SMALL_CARD_W, "last_hand", sitter)
+            if last.get("sitter_bonus"):
+                c.badge(x + cw + 10, base, t("luk_fu_render.last_sitter_bonus", lang), 18, P.WIN, P.INK)
+    if winner is not None:
+        result = _say(result_key, lang, NAME_SIZE, result_x1 - x0, name=names[winner], tricks=count)
+        c.fitted((x0, result_base), result, NAME_SIZE, result_x1 - x0, P.GOLD)
+        won_cards = (last.get("winning_cards") or [])[winner] if winner < len(last.get("winning_cards") or []) else []
+        step = min(cw + SMALL_GAP, (cards_x1 - x0 - cw) / max(1, len(won_cards) - 1))
+        for i, text in enumerate(won_cards[:12]):
+            c.card(LukFuCard.parse(text), x0 + i * step, cards_y, SMALL_CARD_W, "last_hand", winner)
+    else:
+        c.fitted((x0, result_base), t(result_key, lang), NAME_SIZE, result_x1 - x0, P.TEXT)
+
+
+# ---------------------------------------------------------------- the last hand's final trick
+
+
+@dataclass(frozen=True)
+class _FinalTrick:
+    """The last hand's final trick, as its summary logged it."""
+
+    winner: int
+    plays: tuple[PlayView, ...]
+    """Lead first, then the follows in order of play; a face-down play's cards are all ``None``."""
+
+
+def _final_trick(last: dict[str, Any], seats: int) -> _FinalTrick | None:
+    """The trick that ended the last hand (it was played out, or its winner stopped), from ``trick_log[-1]`` of
+    its summary; None when the hand ended otherwise (everyone passed; Five Tigers 五虎, revealed after the call
+    or at a lead: then the logged trick, if any, was already seen between tricks) or the log is not as expected.
+
+    The face-up cards (public: played face up) are parsed for drawing; a face-down play is only counted in the
+    summary and becomes that many backs."""
+    if last.get("ended_by") not in ("all_played", "stop"):
+        return None
+    log = last.get("trick_log")
+    if not isinstance(log, list) or not log or not isinstance(log[-1], dict):
+        return None
+    entry = log[-1]
+    winner = entry.get("winner")
+    plays: list[PlayView] = []
+    try:
+        for play in entry.get("plays") or ():
+            seat = play["seat"]
+            if not isinstance(seat, int) or not 0 <= seat < seats:
+                return None
+            if "cards" in play:
+                cards: tuple[LukFuCard | None, ...] = tuple(parse_lukfu(" ".join(play["cards"])))
+                down = False
+            else:
+                count = play["face_down"]
+                if not isinstance(count, int) or count < 1:
+                    return None
+                cards, down = (None,) * count, True
+            if not 1 <= len(cards) <= 12:
+                return None
+            plays.append(PlayView(seat=seat, cards=cards, face_down=down, winning=not down and seat == winner))
+    except (KeyError, TypeError, ValueError):  # ValueError: NotationError
+        return None
+    if not isinstance(winner, int) or not any(p.winning for p in plays):
+        return None
+    return _FinalTrick(winner, tuple(plays[:3]))
+
+
+def _final_widths(plays: Sequence[PlayView], room: float) -> list[float]:
+    """Each play's column width within ``room`` (every play of a trick has as many cards): equal while the cards
+    fit so; else the face-down plays (backs: nothing to read) close up first, then the face-up cards lose their
+    gaps, then only the winning play keeps its cards apart; past that every play's cards overlap alike."""
+    n = len(plays)
+    size = max(len(p.cards) for p in plays)
+    cw, _ = card_size(SMALL_CARD_W)
+    natural = size * cw + (size - 1) * CARD_GAP
+    touching = size * cw
+    closed = cw + (size - 1) * 6
+    up = [i for i, p in enumerate(plays) if not p.face_down]
+    down = [i for i, p in enumerate(plays) if p.face_down]
+    if natural * n <= room or not up:
+        return [room / n] * n
+    if down and natural * len(up) + closed * len(down) <= room:
+        share = (room - natural * len(up)) / len(down)
+        return [share if p.face_down else natural for p in plays]
+    if touching * len(up) + closed * len(down) <= room:
+        share = (room - closed * len(down)) / len(up)
+        return [closed if p.face_down else share for p in plays]
+    if touching + closed * (n - 1) <= room:
+        return [room - closed * (n - 1) if p.winning else closed for p in plays]
+    return [room / n] * n
+
+
+def _final_trick_row(c: _Painter, final: _FinalTrick, w: _Words, x0: float, x1: float) -> None:
+    """The last hand's final trick in the panel's bottom part: its label and winner on the left, then each play
+    (lead first) under its player's name, face-down plays as backs, the winning play framed in green."""
+    lang = w.lang
+    top = CENTRE_Y + FINAL_TOP
+    name_base = top + 20
+    cards_y = name_base + 8
+    cw, ch = card_size(SMALL_CARD_W)
+    plays = final.plays
+    # the label column: FINAL_LABEL_W at most, or more while every play keeps a column of its cards' width (and
+    # at least FINAL_NAME_W, for its player's name)
+    size = max(len(p.cards) for p in plays)
+    column = max(size * cw + (size - 1) * CARD_GAP, FINAL_NAME_W)
+    room = max(FINAL_LABEL_W, x1 - x0 - FINAL_COL_GAP - 6 - len(plays) * column - (len(plays) - 1) * FINAL_COL_GAP)
+    label = t("luk_fu_render.last_final_trick", lang)
+    won = _say("luk_fu_render.trick_won_by", lang, 18, room, name=w.names[final.winner])
+    label_w = min(room, max(c.text_width(label, 18), c.text_width(won, 18)))
+    c.fitted((x0, name_base), label, 18, label_w, P.TEXT_DIM)
+    c.fitted((x0, cards_y + ch / 2 + 7), won, 18, label_w, P.WIN)
+
+    left = x0 + label_w + FINAL_COL_GAP + 6
+    widths = _final_widths(plays, x1 - left - (len(plays) - 1) * FINAL_COL_GAP)
+    x = left
+    for play, width in zip(plays, widths, strict=True):
+        if play.winning:
+            c.draw.rounded_rectangle(
+                (x - 6, top - 2, x + width + 6, cards_y + ch + 6), radius=8, outline=P.WIN, width=3
+            )
+        c.fitted((x + width / 2, name_base), w.names[play.seat], 18, width, P.TEXT, anchor="ms")
+        size = len(play.cards)
+        step = min(cw + CARD_GAP, (width - cw) / max(1, size - 1))
+        span = cw + (size - 1) * step
+        for i, card in enumerate(play.cards):
+            c.card(card, x + (width - span) / 2 + i * step, cards_y, SMALL_CARD_W, "final_trick", play.seat)
+        x += width + FINAL_COL_GAP
 
 
 # ---------------------------------------------------------------- seat rows

@@ -271,6 +271,13 @@ def _after(ended_by: str, winner: bool) -> Callable[[LukFuPublicView], bool]:
     return matches
 
 
+def _final_trick_unseen(view: LukFuPublicView) -> bool:
+    """The next hand's first lead, right after a hand played to its last card: that hand's final trick was never
+    on the table between tricks (the engine settled it and dealt again in the same step)."""
+    last = view.last_result
+    return view.phase == "lead" and view.trick_no == 0 and last is not None and last["ended_by"] == "all_played"
+
+
 _WANTED: dict[str, Callable[[LukFuPublicView], bool]] = {
     "call": lambda v: v.phase == "call" and bool(v.calls) and v.last_result is not None,
     "first_lead": lambda v: v.phase == "lead" and v.trick_no == 0,
@@ -279,6 +286,7 @@ _WANTED: dict[str, Callable[[LukFuPublicView], bool]] = {
     "between_tricks": _between_tricks,
     "stop": lambda v: v.phase == "stop",
     "no_winner": _after("all_played", winner=False),
+    "final_trick": _final_trick_unseen,
 }
 _WANTED_4 = {
     **_WANTED,
@@ -291,8 +299,10 @@ def luk_fu_sample_views(seats: int) -> dict[str, LukFuPublicView]:
     """Public views of real 3- or 4-seat games, one per moment worth drawing, played from fixed seeds:
 
     ``call`` (with the last hand's result), ``first_lead``, ``follow_face_down``, ``follow_triple``,
-    ``between_tricks``, ``stop``, ``no_winner`` (the call after a hand nobody won), ``over``, ``tigers_question``
-    (the after-call Five Tigers question), ``tigers_revealed`` (the next hand's call, right after a reveal);
+    ``between_tricks``, ``stop``, ``no_winner`` (the call after a hand nobody won), ``final_trick`` (the first
+    lead after a hand played to its last card, whose final trick shows beside its result), ``over``,
+    ``tigers_question`` (the after-call Five Tigers question), ``tigers_revealed`` (the next hand's call, right
+    after a reveal);
     4 seats also ``sitter_bonus`` (the call after a hand that paid the sitter) and ``bust`` (one seat out);
     3 seats also ``follow_run_face_down`` (a run of five Tens, the first follow face down),
     ``between_tricks_quad`` (a quad of 2s beaten by 8s, the last follow face down) and ``tigers_lead`` (the

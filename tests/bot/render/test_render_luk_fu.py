@@ -78,6 +78,11 @@ def test_the_samples_cover_every_moment_of_a_game(seats: int) -> None:
     revealed = views["tigers_revealed"].last_result
     assert revealed is not None and revealed["ended_by"] == "five_tigers"
     assert views["over"].game_over and views["over"].winners
+    final = views["final_trick"]
+    last = final.last_result
+    assert final.phase == "lead" and final.trick_no == 0 and final.trick is None and final.last_trick is None
+    assert last is not None and last["ended_by"] == "all_played"
+    assert any("face_down" in play for play in last["trick_log"][-1]["plays"])
     if seats == 4:
         assert views["call"].sitter is not None and views["call"].sitter_has_card
         assert not all(views["bust"].seated)
@@ -313,6 +318,171 @@ def test_game_over_names_the_winners() -> None:
     assert t("luk_fu_render.status_over", "ja", names=winners) in texts
     assert texts.count(lf.WINNER_MARK) == 2 * len(view.winners)  # the standings and the seat rows
     assert texts.count(t("luk_fu_render.over_winner", "ja")) == len(view.winners)
+
+
+# ---------------------------------------------------------------- the last hand's final trick
+
+
+def _final_trick_shown(view: LukFuPublicView) -> bool:
+    """The last hand ended on a trick (played out, or its winner stopped) and the centre shows that hand's result:
+    from its end until the next hand's first lead, or at game over."""
+    last = view.last_result
+    between = view.game_over or (view.trick is None and view.last_trick is None)
+    return last is not None and last["ended_by"] in ("all_played", "stop") and between
+
+
+def _final_cards(plan: lf.LukFuDrawing) -> list[lf.PlacedCard]:
+    return [c for c in plan.cards if c.area == "final_trick"]
+
+
+def _won_frame_below(plan: lf.LukFuDrawing, card: lf.PlacedCard) -> int:
+    """Green pixels of the winning play's frame, just under ``card``."""
+    x0, _y0, x1, y1 = card.box
+    colours = plan.img.crop((x0, y1 + 1, x1, y1 + 12)).getcolors() or []
+    return sum(count for count, colour in colours if colour == P.WIN)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_last_hands_final_trick_shows_until_the_next_first_lead(seats: int, lang: str) -> None:
+    """The engine settles a hand and deals the next in the step that plays its last trick, so that trick is never
+    on the table between tricks: the next hand's picture shows it beside the last hand's result, lead first, each
+    play under its player's name, face-down plays as backs, the winning play framed in green."""
+    view = _view(seats, "final_trick")
+    last = view.last_result
+    assert last is not None
+    entry = last["trick_log"][-1]
+    plan = lf.draw_luk_fu_table(view, SHORT_NAMES, lang)
+    placed = _final_cards(plan)
+    assert len(placed) == sum(len(p.get("cards", ())) or p["face_down"] for p in entry["plays"])
+    by_seat = {p["seat"]: [c for c in placed if c.seat == p["seat"]] for p in entry["plays"]}
+    for play in entry["plays"]:
+        mine = [c.card for c in by_seat[play["seat"]]]
+        assert mine == (parse_lukfu(" ".join(play["cards"])) if "cards" in play else [None] * play["face_down"])
+    lefts = [by_seat[p["seat"]][0].box[0] for p in entry["plays"]]
+    assert lefts == sorted(lefts)  # lead first, then in order of play
+    texts = {x.text: x.box for x in plan.texts}
+    assert t("luk_fu_render.last_final_trick", lang) in texts
+    assert t("luk_fu_render.trick_won_by", lang, name=SHORT_NAMES[entry["winner"]]) in texts
+    for play in entry["plays"]:  # each play under its player's name, the winner's framed
+        cards_here = by_seat[play["seat"]]
+        left, top, right = cards_here[0].box[0], cards_here[0].box[1], cards_here[-1].box[2]
+        names = [
+            x.box
+            for x in plan.texts
+            if x.text == SHORT_NAMES[play["seat"]]
+            and top - 30 <= x.box[3] <= top
+            and left <= (x.box[0] + x.box[2]) / 2 <= right
+        ]
+        assert len(names) == 1
+        assert (_won_frame_below(plan, cards_here[0]) > 0) == (play["seat"] == entry["winner"])
+    # in the centre panel, right of the calls and under the last hand's cards
+    centre: Box = (lf.MARGIN, lf.CENTRE_Y, lf.WIDTH - lf.MARGIN, lf.CENTRE_Y + lf.CENTRE_H)
+    last_cards = [c.box[3] for c in plan.cards if c.area == "last_hand"]
+    for card in placed:
+        assert _inside(card.box, centre)
+        assert card.box[0] > lf.MARGIN + lf.CALL_W
+        assert all(card.box[1] > bottom for bottom in last_cards)
+
+
+@pytest.mark.parametrize(("seats", "moment"), SAMPLES, ids=SAMPLE_IDS)
+def test_the_final_trick_shows_only_when_a_trick_ended_the_last_hand(seats: int, moment: str) -> None:
+    """Not after an all-pass hand (no trick), nor after Five Tigers 五虎 (the reveal ended it; any earlier trick was
+    seen between tricks), nor once the new hand's first card is led."""
+    view = _view(seats, moment)
+    plan = lf.draw_luk_fu_table(view, SHORT_NAMES, "en")
+    shown = bool(_final_cards(plan))
+    assert shown == _final_trick_shown(view)
+    assert (t("luk_fu_render.last_final_trick", "en") in {x.text for x in plan.texts}) == shown
+
+
+def _shuffled(seed: int) -> list[LukFuCard]:
+    deck = lukfu_deck()
+    random.Random(seed).shuffle(deck)
+    return deck
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_the_final_trick_keeps_face_down_cards_hidden_and_goes_at_the_first_lead(seats: int) -> None:
+    """Play a whole hand to its last card (shuffled deals; the bot's policy): the cards discarded face down in it
+    are never drawn face up in the next hand's picture, its final trick's face-down plays are backs; the final
+    trick stays through the next call and goes once that hand's first lead is made."""
+    from games.luk_fu.events import Discarded
+
+    kit = _kit()
+    _parent, _sitter, active = kit.roles(seats, 0)
+    first = _shuffled(4)
+    hands = {seat: " ".join(c.notation for c in first[i * 12 : (i + 1) * 12]) for i, seat in enumerate(active)}
+    second = " ".join(c.notation for c in _shuffled(104))
+    engine = kit.table(hands, seats=seats, players=seats, later=[second])
+    rng = random.Random(4)
+    discarded: set[LukFuCard] = set()
+    while engine.deal_no == 1:
+        seat = min(engine.to_act())
+        for event in engine.apply(seat, choose(engine.view(seat), engine.legal_actions(seat), rng)):
+            if isinstance(event, Discarded):
+                discarded |= set(event.cards)
+    view = engine.public_view()
+    last = view.last_result
+    assert last is not None and last["ended_by"] == "all_played"
+    final = last["trick_log"][-1]
+    assert discarded and any("face_down" in play for play in final["plays"])
+    moments = 0
+    while view.trick is None:
+        assert view.deal_no == 2 and view.phase in ("call", "tigers", "lead")
+        plan = lf.draw_luk_fu_table(view, SHORT_NAMES, "ja")
+        placed = _final_cards(plan)
+        assert [c.card for c in placed].count(None) == sum(p.get("face_down", 0) for p in final["plays"])
+        assert discarded.isdisjoint(c.card for c in plan.cards)
+        moments += 1
+        seat = min(engine.to_act())
+        engine.apply(seat, choose(engine.view(seat), engine.legal_actions(seat), rng))
+        view = engine.public_view()
+    assert moments >= 2  # the call, and the lead before its first card
+    assert view.deal_no == 2 and view.trick_no == 1
+    assert _final_cards(lf.draw_luk_fu_table(view, SHORT_NAMES, "ja")) == []
+
+
+def _with_final_trick(view: LukFuPublicView, plays: list[dict[str, typing.Any]]) -> LukFuPublicView:
+    last = dict(view.last_result or {})
+    winner = next(p["seat"] for p in reversed(plays) if "cards" in p)
+    count = len(plays[0].get("cards", ()))
+    entry = {"trick": 9, "leader": plays[0]["seat"], "winner": winner, "count": count, "plays": plays}
+    last["trick_log"] = [*last["trick_log"][:-1], entry]
+    return replace(view, last_result=last)
+
+
+WIDE_TRICKS: dict[str, list[dict[str, typing.Any]]] = {
+    "run_of_five": [{"cards": ["1C", "2C", "3C", "4C", "5C"]}, {"face_down": 5}, {"face_down": 5}],
+    "quad_beaten": [{"cards": ["2C", "2S", "2M", "2T"]}, {"cards": ["8C", "8S", "8M", "8T"]}, {"face_down": 4}],
+    "triples_beaten": [{"cards": ["2C", "2S", "2M"]}, {"cards": ["5C", "5S", "5M"]}, {"cards": ["8C", "8S", "8M"]}],
+}
+"""A final trick's plays in order (lead first), given to the last hand's players; the last face-up play won."""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("shape", list(WIDE_TRICKS))
+@pytest.mark.parametrize("seats", [3, 4])
+def test_a_wide_final_trick_still_fits(seats: int, shape: str, lang: str) -> None:
+    """Big final tricks (a run of five; a quad beaten by a quad; three triples) fit beside the calls: the face-up
+    cards side by side, the backs closed up if need be, no text on anything."""
+    base = _view(seats, "final_trick")
+    assert base.last_result is not None
+    order = base.last_result["active"]
+    plays = [{**play, "seat": seat} for play, seat in zip(WIDE_TRICKS[shape], order, strict=True)]
+    view = _with_final_trick(base, plays)
+    plan = lf.draw_luk_fu_table(view, SHORT_NAMES, lang, stake=10)
+    placed = _final_cards(plan)
+    assert len(placed) == sum(len(p.get("cards", ())) or p["face_down"] for p in plays)
+    boxes = [x.box for x in plan.texts]
+    assert [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if _intersect(a, b)] == []
+    assert [b for b in boxes for c in plan.cards if _intersect(b, c.box)] == []
+    assert [x.text for x in plan.texts if not any(_inside(x.box, p) for p in plan.panels)] == []
+    assert [x.text for x in plan.texts if x.text.endswith("…")] == []
+    faces = [c for c in plan.cards if c.card is not None]
+    assert [(a, b) for a in faces for b in plan.cards if a is not b and _intersect(a.box, b.box)] == []
+    centre: Box = (lf.MARGIN + lf.CALL_W, lf.CENTRE_Y, lf.WIDTH - lf.MARGIN, lf.CENTRE_Y + lf.CENTRE_H)
+    assert all(_inside(c.box, centre) for c in placed)
 
 
 # ---------------------------------------------------------------- hidden cards are backs
