@@ -50,11 +50,12 @@ class GameSpec:
 
 def all_games() -> dict[str, GameSpec]:
     """Every registered game by id (imported lazily so the core has no game dependency)."""
+    from games.hachi_hachi.spec import SPEC as HACHI_HACHI
     from games.luk_fu.spec import SPEC as LUK_FU
     from games.ofc.spec import SPEC as OFC
     from games.oicho.spec import SPEC as OICHO
 
-    specs = [OICHO, OFC, LUK_FU]
+    specs = [OICHO, OFC, LUK_FU, HACHI_HACHI]
     return {s.id: s for s in specs}
 
 

@@ -4,11 +4,18 @@ Each game's rules are a frozen pydantic model (nested models allowed; ``dict[str
 become one option per key). An option is addressed by its dotted path, ``local_yaku.gogo.multiplier``.
 Moderators set options from text; this module parses and validates, and raises :class:`RuleError`
 with a message key the bot translates.
+
+Option kinds: ``bool``, ``int`` (with its bounds), ``choice`` (a ``Literal`` or an enum) and ``set`` (a
+``frozenset`` of string ``Literal`` values, such as the card ranks that make a field multiplier). A set is written
+as text like ``10,J,Q`` (commas or spaces; any order; ``none`` for the empty set), and its ``default`` in a
+:class:`RuleOption` is that text with the members in the order the ``Literal`` lists them, so it reads back as
+it is shown. (A model should dump such a field in that order too, so its JSON never depends on set order.)
 """
 
 from __future__ import annotations
 
 import enum
+import re
 import typing
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
@@ -23,6 +30,8 @@ M = TypeVar("M", bound=BaseModel)
 
 _TRUE = {"true", "on", "yes", "1", "はい", "オン"}
 _FALSE = {"false", "off", "no", "0", "いいえ", "オフ"}
+_EMPTY_SET = {"none", "-", "なし", "empty"}
+_SET_SEPARATORS = re.compile(r"[\s,，、/]+")
 
 
 class RuleError(GameError, ValueError):
@@ -37,7 +46,9 @@ class RuleError(GameError, ValueError):
 
 @dataclass(frozen=True)
 class RuleOption:
-    """One settable option: its path, kind (``bool``/``int``/``choice``), limits and default."""
+    """One settable option: its path, kind (``bool``/``int``/``choice``/``set``), limits and default.
+
+    For a ``set``, ``choices`` are the members it may hold and ``default`` is its text form (``"10,J,Q"``)."""
 
     path: str
     kind: str
@@ -52,6 +63,8 @@ class RuleOption:
             return "true / false"
         if self.kind == "choice":
             return " / ".join(self.choices)
+        if self.kind == "set":
+            return f"any of {', '.join(self.choices)} (comma-separated), or none"
         if self.lo is not None and self.hi is not None:
             return f"{self.lo}–{self.hi}"
         if self.lo is not None:
@@ -98,6 +111,12 @@ def _leaf(path: str, ann: Any, metadata: list[Any], default: Any, description: s
         if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             return RuleOption(path, "choice", default, choices=tuple(str(v) for v in values), description=description)
         return RuleOption(path, "choice", default, choices=tuple(str(v) for v in values), description=description)
+    if origin in (frozenset, set):
+        (member,) = typing.get_args(ann)
+        if typing.get_origin(member) is Literal and all(isinstance(v, str) for v in typing.get_args(member)):
+            choices = tuple(typing.get_args(member))
+            return RuleOption(path, "set", set_text(default, choices), choices=choices, description=description)
+        raise TypeError(f"unsupported rule option type at {path}: {ann!r} (a set holds string Literal values)")
     if isinstance(ann, type) and issubclass(ann, enum.Enum):
         return RuleOption(
             path, "choice", default.value, choices=tuple(str(m.value) for m in ann), description=description
@@ -120,6 +139,12 @@ def _leaf(path: str, ann: Any, metadata: list[Any], default: Any, description: s
                     hi = int(meta.le)  # type: ignore[call-overload]
         return RuleOption(path, "int", default, lo=lo, hi=hi, description=description)
     raise TypeError(f"unsupported rule option type at {path}: {ann!r}")
+
+
+def set_text(values: typing.Iterable[str], choices: tuple[str, ...]) -> str:
+    """A set option's value as text: its members in the order of ``choices``, or ``none``."""
+    held = set(values)
+    return ",".join(c for c in choices if c in held) or "none"
 
 
 def find_option(model: type[BaseModel] | BaseModel, path: str) -> RuleOption:
@@ -155,6 +180,8 @@ def parse_value(opt: RuleOption, raw: str) -> Any:
                 allowed=opt.allowed(),
             )
         return number
+    if opt.kind == "set":
+        return _parse_set(opt, text, raw)
     for choice in opt.choices:
         if text.lower() == choice.lower():
             return int(choice) if isinstance(opt.default, int) and not isinstance(opt.default, bool) else choice
@@ -162,6 +189,26 @@ def parse_value(opt: RuleOption, raw: str) -> Any:
         "rules.expected_choice", f"{opt.path} must be one of {opt.allowed()}", option=opt.path,
         value=raw, allowed=opt.allowed(),
     )
+
+
+def _parse_set(opt: RuleOption, text: str, raw: str) -> frozenset[str]:
+    tokens = [t for t in _SET_SEPARATORS.split(text) if t]
+    if len(tokens) == 1 and tokens[0].lower() in _EMPTY_SET:
+        return frozenset()
+    members: list[str] = []
+    for token in tokens:
+        found = next((c for c in opt.choices if c.lower() == token.lower()), None)
+        if found is None:
+            raise RuleError(
+                "rules.expected_set",
+                f"{opt.path} takes {opt.allowed()}; {token!r} is not one of them",
+                option=opt.path,
+                value=token,
+                text=raw,
+                allowed=opt.allowed(),
+            )
+        members.append(found)
+    return frozenset(members)
 
 
 def to_data(rules: BaseModel) -> dict[str, Any]:
@@ -178,8 +225,9 @@ def with_option(rules: M, path: str, raw: str) -> M:
 
 def without_option(rules: M, path: str) -> M:
     """A copy of ``rules`` with one option back at its default."""
-    default = find_option(type(rules), path).default
+    opt = find_option(type(rules), path)
     find_option(rules, path)
+    default = parse_value(opt, opt.default) if opt.kind == "set" else opt.default
     return _replace(rules, path, default)
 
 

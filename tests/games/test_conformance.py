@@ -65,7 +65,7 @@ from games.replay import record_of, replay
 
 # Games per game id when FUDABA_CONFORMANCE_GAMES is not set, tuned so the whole file runs in about a minute
 # on a 2-core machine; the real games cost far more per game than the toy.
-DEFAULT_GAMES = {"toy_highcard": 1000, "oicho": 240, "ofc": 160, "luk_fu": 110}
+DEFAULT_GAMES = {"toy_highcard": 1000, "oicho": 240, "ofc": 160, "luk_fu": 110, "hachi_hachi": 200}
 FALLBACK_GAMES = 200
 CHUNKS = 4
 STEP_BOUND = 20_000
@@ -109,6 +109,8 @@ def random_value(opt: RuleOption, rng: random.Random) -> str:
         return rng.choice(["true", "false"])
     if opt.kind == "choice":
         return rng.choice(opt.choices)
+    if opt.kind == "set":  # a few members, often none (Hachi-Hachi's Ōba and Zetsuba ranks)
+        return ",".join(rng.sample(opt.choices, rng.randint(0, 3))) or "none"
     default = int(opt.default)
     lo = opt.lo if opt.lo is not None else min(0, default)
     # Unbounded (or widely bounded) numbers stay near the default, so games keep a sensible length.

@@ -191,3 +191,72 @@ def test_unsupported_option_types_are_reported() -> None:
 
     with pytest.raises(TypeError, match="unsupported rule option type at ratio"):
         options(Bad)
+
+
+# ---------------------------------------------------------------- set options
+
+Rank = Literal["2", "10", "J", "Q", "K", "A"]
+
+
+class Fields(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    high: frozenset[Rank] = Field(frozenset({"10", "J", "Q"}), description="ranks that double")
+    top: frozenset[Rank] = frozenset({"K", "A"})
+
+    @model_validator(mode="after")
+    def _apart(self) -> Fields:
+        if self.high & self.top:
+            raise ValueError("a rank cannot be in both sets")
+        return self
+
+
+def test_a_set_option_is_listed_with_its_text_form() -> None:
+    found = {o.path: o for o in options(Fields)}
+    high = found["high"]
+    assert (high.kind, high.default, high.choices) == ("set", "10,J,Q", ("2", "10", "J", "Q", "K", "A"))
+    assert high.description == "ranks that double"
+    assert high.allowed() == "any of 2, 10, J, Q, K, A (comma-separated), or none"
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("10,J,Q", {"10", "J", "Q"}),
+        (" q j ", {"J", "Q"}),
+        ("2、10，j", {"2", "10", "J"}),
+        ("Q,Q,J", {"J", "Q"}),
+        ("none", set()),
+        ("なし", set()),
+        ("", set()),
+    ],
+)
+def test_a_set_option_is_set_from_text(raw: str, value: set[str]) -> None:
+    rules = with_option(Fields(), "high", raw)
+    assert rules.high == frozenset(value)
+    shown = find_option(rules, "high").default
+    assert with_option(Fields(), "high", shown) == rules, "the text shown reads back to the same set"
+
+
+def test_set_option_refusals() -> None:
+    with pytest.raises(RuleError) as caught:
+        with_option(Fields(), "high", "10,X")
+    assert caught.value.code == "rules.expected_set" and caught.value.params["option"] == "high"
+    assert (caught.value.params["value"], caught.value.params["text"]) == ("X", "10,X"), "the entry refused"
+    with pytest.raises(RuleError, match="both sets"):
+        with_option(Fields(), "high", "K")
+
+
+def test_set_options_reset_compare_and_dump() -> None:
+    rules = with_option(with_option(Fields(), "top", "A"), "high", "k")
+    assert [(o.path, value) for o, value in changed_options(rules)] == [("high", "K"), ("top", "A")]
+    assert without_option(without_option(rules, "high"), "top") == Fields()
+    assert Fields.model_validate(to_data(rules)) == rules
+
+
+def test_sets_of_other_kinds_are_unsupported() -> None:
+    class Numbers(BaseModel):
+        picks: frozenset[int] = frozenset({1})
+
+    with pytest.raises(TypeError, match="unsupported rule option type at picks"):
+        options(Numbers)
