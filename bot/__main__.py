@@ -16,6 +16,7 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.storage.dialect import is_postgres_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
 """A bot token is three base64url parts joined by dots (the bot's id, a timestamp, an HMAC)."""
@@ -43,9 +44,9 @@ def main() -> int:
         return fail(f"DISCORD_TOKEN does not look like a bot token (three parts joined by dots): {WHERE}. Copy it "
                     "from your application's Bot page in the Discord developer portal.")
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    if settings.database_path != ":memory:":
-        Path(settings.database_path).parent.mkdir(parents=True, exist_ok=True)
-    bot = create_bot(settings.database_path, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
+    if not is_postgres_url(settings.database) and settings.database != ":memory:":
+        Path(settings.database).parent.mkdir(parents=True, exist_ok=True)
+    bot = create_bot(settings.database, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
                      render_processes=settings.render_processes, tune_gc=True)
     try:
         bot.run(token, log_handler=None)

@@ -12,6 +12,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr = Field(description="The bot token from the Discord developer portal")
+    database_url: str | None = Field(
+        default=None,
+        description="Where the data lives: postgresql://user:password@host:port/dbname for PostgreSQL, or a SQLite "
+        "file path; unset: DATABASE_PATH")
     database_path: str = Field(default="data/fudaba.db", description="SQLite database file (created if missing)")
     sync_commands: bool = Field(default=True, description="Register slash commands with Discord at start-up")
     dev_guild_id: int | None = Field(default=None, description="Also sync commands to this guild at once (testing)")
@@ -19,3 +23,8 @@ class Settings(BaseSettings):
     render_processes: int = Field(
         default=1, ge=0, le=16,
         description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)")
+
+    @property
+    def database(self) -> str:
+        """What the storage opens: ``DATABASE_URL`` if set, else the SQLite file ``DATABASE_PATH``."""
+        return self.database_url or self.database_path

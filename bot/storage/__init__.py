@@ -1,12 +1,20 @@
 """Fudaba's storage: every SQL statement of the project lives in this package.
 
-One :class:`Database` wraps one aiosqlite connection (WAL, ``synchronous=NORMAL``, foreign keys,
-busy timeout). Numbered migrations in ``migrations/NNNN_name.sql`` are applied in order at open,
-each in one transaction, and recorded in ``schema_version``.
+Two backends behind one :class:`Database` API, chosen by what :meth:`Database.open` is given (``DATABASE_URL``):
+
+* a file path (the default, zero setup) or ``":memory:"``: SQLite, one aiosqlite connection (WAL,
+  ``synchronous=NORMAL``, foreign keys, busy timeout), :mod:`bot.storage.sqlite`;
+* ``postgresql://…``: PostgreSQL, a pool of asyncpg connections, serializable transactions,
+  :mod:`bot.storage.postgres`.
+
+Numbered migrations are applied in order at open, each in one transaction, and recorded in ``schema_version``:
+``migrations/NNNN_name.sql`` for SQLite and ``migrations/postgres/NNNN_name.sql`` for PostgreSQL, the same numbers
+and names, ending in equivalent schemas. ``python -m bot.storage copy --from FILE --to postgresql://…`` copies a
+SQLite database into PostgreSQL and checks every balance and the ledger (:mod:`bot.storage.copy`).
 
 Public API (all methods are coroutines; chips are ints; times are Unix seconds from the clock)::
 
-    db = await Database.open(path, clock=time.time)      # ":memory:" for tests
+    db = await Database.open(path_or_url, clock=time.time)  # ":memory:" for tests
     await db.close()                                      # or: async with await Database.open(...) as db
     await db.migrate() -> list[int]; await db.schema_version() -> int
 
@@ -60,9 +68,14 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
 
     # health
     verify_ledger(guild_id=None) -> list[str]            # empty when every balance matches the ledger
+    schema() -> dict[str, TableOutline]                  # tables, columns, keys: the same on both backends
+    db.dialect                                           # "sqlite" or "postgresql"
 
 Errors are :class:`StorageError` subclasses with a stable ``code`` (``storage.insufficient_funds``,
 ``storage.channel_busy``, ``storage.settlement_overdraws_stack``, …) and ``params`` for the message.
+:class:`StorageUnavailable` (``storage.unavailable``) means the database could not be reached: nothing was
+changed (unless ``in_doubt``), and the same call may simply be made again later. :class:`IntegrityError`
+(``storage.integrity``) is a statement that broke a constraint of the schema, from either backend.
 
 The ledger. Every chip movement is one row in ``movements`` (guild, reason, idempotency key,
 actor, table, time) and ledger legs that sum to zero, written in the same transaction as the
@@ -82,12 +95,13 @@ the caller passes one (an interaction id, say). A refused operation records noth
 may be used again.
 
 Concurrency. Each operation is one transaction (or one read), written once as a body that awaits
-statement requests (:mod:`bot.storage.tx`) and run whole on the connection's thread: one round trip
-from the event loop however many statements it makes, so a click does not wait behind a settlement's
-dozen. That thread runs one body at a time, start to finish (even if the coroutine that sent it was
-cancelled), so no transaction or read sees another half done. All of them also take one
-``asyncio.Lock``, held only across that round trip, which keeps them out of a transaction driven by
-hand (tests). A natively async backend (asyncpg) would run the same bodies, awaiting each statement.
+statement requests (:mod:`bot.storage.tx`), and run whole even if the coroutine that sent it is cancelled.
+On SQLite it runs on the connection's thread: one round trip from the event loop however many statements
+it makes, so a click does not wait behind a settlement's dozen; that thread runs one body at a time, so
+no transaction or read sees another half done; one ``asyncio.Lock``, held only across that round trip,
+keeps them out of a transaction driven by hand (tests). On PostgreSQL the same bodies run side by side on
+pooled connections, each transaction SERIALIZABLE and run again when it loses a race, so the outcome is
+that of one transaction at a time there too (:mod:`bot.storage.postgres`).
 """
 
 from __future__ import annotations
@@ -96,10 +110,12 @@ from bot.storage.database import Database
 from bot.storage.errors import (
     IdempotencyConflict,
     InsufficientFunds,
+    IntegrityError,
     InvalidState,
     InvalidValue,
     NotFound,
     StorageError,
+    StorageUnavailable,
 )
 from bot.storage.models import (
     REASONS,
@@ -133,6 +149,7 @@ __all__ = [
     "HandRecord",
     "IdempotencyConflict",
     "InsufficientFunds",
+    "IntegrityError",
     "InvalidState",
     "InvalidValue",
     "LeaderboardEntry",
@@ -146,6 +163,7 @@ __all__ = [
     "Settlement",
     "Step",
     "StorageError",
+    "StorageUnavailable",
     "Table",
     "TableStatus",
     "Transfer",

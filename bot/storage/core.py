@@ -1,11 +1,11 @@
-"""The connection, the lock, running operations on the connection's thread, and the one place that moves chips
+"""What every backend shares: the operations' way of running bodies, and the one place that moves chips
 (``_move``).
 
 An operation is a body (an ``async def`` that awaits statement requests, :mod:`bot.storage.tx`) handed to
-:meth:`Core._transaction` or :meth:`Core._read`, which run it whole on the connection's thread: one round trip
-("thread hop") from the event loop per operation, however many statements it makes. A hop is most of what a
-statement costs here, and on a busy bot each one also waits for the event loop to pick its result up, which is
-what a click waits behind. The shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
+:meth:`Core._transaction` or :meth:`Core._read`, which a backend runs: SQLite (:mod:`bot.storage.sqlite`) whole on
+the connection's thread, one round trip from the event loop however many statements it makes; PostgreSQL
+(:mod:`bot.storage.postgres`) statement by statement in a serializable transaction on a pooled connection. The
+shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
 """
 
 # A statement request built but never awaited runs nothing: have mypy say so.
@@ -13,23 +13,18 @@ what a click waits behind. The shared pieces below (``_move``, ``_ensure_wallet`
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from contextlib import asynccontextmanager
-from typing import Any, Literal, NamedTuple, TypeVar
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
-import aiosqlite
-
+from bot.storage.dialect import Dialect
 from bot.storage.errors import IdempotencyConflict, InsufficientFunds, NotFound, StorageError
 from bot.storage.models import GuildConfig, Wallet
-from bot.storage.tx import All, Exec, Insert, Many, One, Scalar, perform, run_read, run_transaction
+from bot.storage.tx import Exec, Insert, Many, One, Row, Scalar
 
 Clock = Callable[[], float]
 T = TypeVar("T")
-A = TypeVar("A")
 Account = Literal["wallet", "seat", "house", "mint", "pot"]
 
 
@@ -44,80 +39,54 @@ class Leg(NamedTuple):
 
 
 class Core:
-    """State and helpers shared by the operation mixins; see :class:`bot.storage.Database`."""
+    """State and helpers shared by the operation mixins; see :class:`bot.storage.Database`.
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
-        self._conn = conn
+    A backend implements the runners below; the operations use nothing else of it."""
+
+    dialect: ClassVar[Dialect]
+
+    def __init__(self, clock: Clock) -> None:
         self._clock = clock
-        # Every transaction and read runs under this lock, held across its one round trip only.
-        self._lock = asyncio.Lock()
 
-    # ------------------------------------------------------------------ running operations
+    # ------------------------------------------------------------------ running operations (per backend)
 
     async def _transaction(self, body: Callable[[float], Awaitable[T]]) -> T:
-        """Run ``body(now)`` as one write transaction, in one round trip, and give its result.
+        """Run ``body(now)`` as one write transaction and give its result.
 
-        ``now`` is the transaction's timestamp, read once the lock is held. Any exception leaving the body rolls
-        back everything it wrote and is re-raised here: a refused operation writes nothing. The body runs on the
-        connection's thread while the event loop goes on, so it must not read what the loop may change meanwhile
-        (take copies of mutable arguments first)."""
-        async with self._lock:
-            return await self._hop(run_transaction, body(self._clock()))
+        ``now`` is the transaction's timestamp. Any exception leaving the body rolls back everything it wrote and is
+        re-raised here: a refused operation writes nothing. Cancelling the caller does not stop the transaction
+        half-way: it still commits or rolls back whole. The body may run on another thread (SQLite), or more than
+        once (PostgreSQL), so it must not read what the event loop may change meanwhile (take copies of mutable
+        arguments first) and must do nothing but await requests."""
+        raise NotImplementedError
 
     async def _read(self, body: Callable[[], Awaitable[T]]) -> T:
-        """Run ``body()``, which may only query, in one round trip and give its result.
-
-        Made once the lock is held: a body never started would be a coroutine "never awaited"."""
-        async with self._lock:
-            return await self._hop(run_read, body())
-
-    async def _hop(self, fn: Callable[[sqlite3.Connection, A], T], arg: A) -> T:
-        """``fn(sqlite3_connection, arg)`` on the connection's thread, in one round trip.
-
-        Relies on aiosqlite's private ``_execute``, as its public calls run one statement each (falls back to
-        asyncio's threads if a future aiosqlite drops it). A cancelled await does not stop ``fn``: the thread
-        still runs it whole (a transaction commits or rolls back by itself), and what is sent to the thread next
-        runs after it, so no transaction or read ever sees another half done."""
-        execute = getattr(self._conn, "_execute", None)
-        if execute is None:  # pragma: no cover - an aiosqlite without _execute
-            return await asyncio.to_thread(fn, self._conn._conn, arg)
-        result: T = await execute(fn, self._conn._conn, arg)
-        return result
+        """Run ``body()``, which may only query, and give its result; its queries see one state of the database,
+        never a transaction half done."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ by hand: tests and maintenance
-    # A statement per round trip, without the lock: inside ``_write`` (which holds it) or when nothing else runs.
-    # Operations never use these (a body awaiting one would fail: it may await statement requests only).
+    # A statement at a time from the event loop: inside ``_write`` (its transaction), or alone. Operations never use
+    # these (a body awaiting one would fail: it may await statement requests only).
 
     async def _exec(self, sql: str, params: Sequence[Any] = ()) -> int:
         """A statement that returns no rows; the number of rows it changed."""
-        changed: int = await self._hop(perform, Exec(sql, params))
-        return changed
+        raise NotImplementedError
 
-    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        rows: list[sqlite3.Row] = await self._hop(perform, All(sql, params))
-        return rows
+    async def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        raise NotImplementedError
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        return await self._hop(perform, Scalar(sql, params))
+        raise NotImplementedError
 
-    @asynccontextmanager
-    async def _write(self) -> AsyncIterator[float]:
-        """A transaction driven statement by statement from the event loop (a round trip each), under the lock;
-        yields its timestamp. For tests and maintenance: an operation is a body run by :meth:`_transaction`.
+    def _write(self) -> AbstractAsyncContextManager[float]:
+        """A transaction driven statement by statement with ``_exec``/``_all``/``_scalar``; yields its timestamp.
+        A statement that fails in it leaves it usable (as SQLite does), so a test can go on after one."""
+        raise NotImplementedError
 
-        A cancelled await does not stop its statement: aiosqlite still runs it on the connection's thread. So
-        BEGIN sits inside the ``try`` and the ROLLBACK is sent unconditionally; it queues behind whatever
-        statement was in flight and undoes it too.
-        """
-        async with self._lock:
-            try:
-                await self._exec("BEGIN IMMEDIATE")
-                yield self._clock()
-                await self._exec("COMMIT")
-            except BaseException:
-                with contextlib.suppress(sqlite3.OperationalError):  # "no transaction is active"
-                    await self._exec("ROLLBACK")
-                raise
+    async def _idle(self) -> bool:
+        """Whether no transaction is open and none is still running (a cancelled one finishing): for tests."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------------ shared pieces of transactions
 
@@ -198,7 +167,7 @@ class Core:
             # The house and the mint have no floor (see the package docstring).
             await Many(
                 "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
+                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = guild_accounts.balance + excluded.balance",
                 [(guild_id, leg.account, leg.delta) for leg in accounts],
             )
 
@@ -244,7 +213,7 @@ class Core:
             # The house and the mint have no floor (see the package docstring).
             await Exec(
                 "INSERT INTO guild_accounts (guild_id, kind, balance) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = balance + excluded.balance",
+                " ON CONFLICT (guild_id, kind) DO UPDATE SET balance = guild_accounts.balance + excluded.balance",
                 (guild_id, leg.account, leg.delta),
             )
 

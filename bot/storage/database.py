@@ -1,4 +1,4 @@
-"""The :class:`Database`: opening the connection, migrations, and the ledger's self-check."""
+"""The :class:`Database`: choosing the backend, migrations, and the ledger's self-check."""
 
 # A statement request built but never awaited runs nothing: have mypy say so.
 # mypy: enable-error-code="unused-awaitable"
@@ -12,18 +12,36 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from types import TracebackType
 
-import aiosqlite
-
 from bot.storage.core import Clock
+from bot.storage.dialect import MIGRATION_LOCK, SCHEMA_VERSION, Dialect, is_postgres_url
 from bot.storage.economy import EconomyOps
 from bot.storage.house_rules import HouseRuleOps
 from bot.storage.tables import TableOps
 from bot.storage.tx import All, Exec, Scalar
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-BUSY_TIMEOUT_MS = 5000
+# Where each dialect's migrations live: the same numbers and names in both (a test checks it).
+MIGRATION_DIRS: dict[Dialect, tuple[str, ...]] = {"sqlite": ("migrations",), "postgresql": ("migrations", "postgres")}
+
+
+@dataclass(frozen=True)
+class TableOutline:
+    """What of a table's shape must be the same on both backends: its columns in order, which may be NULL, its
+    primary key, its unique keys (columns, and whether partial), its other indexes, and its foreign keys. Types and
+    CHECK constraints are each dialect's own spelling (a test tries the CHECKs on both)."""
+
+    columns: tuple[str, ...]
+    nullable: frozenset[str]
+    primary_key: tuple[str, ...]
+    unique: frozenset[tuple[tuple[str, ...], bool]]
+    indexes: frozenset[tuple[str, tuple[str, ...], bool]]  # named, not unique: (name, columns, partial)
+    foreign_keys: frozenset[tuple[str, str, str]]  # (column, table, column)
+
+
+Schema = dict[str, TableOutline]
 
 
 @dataclass(frozen=True)
@@ -33,22 +51,27 @@ class Migration:
     sql: str
 
 
-def migrations() -> list[Migration]:
-    """The numbered migrations shipped in ``bot/storage/migrations``, in order."""
+def migrations(dialect: Dialect = "sqlite") -> list[Migration]:
+    """The numbered migrations of ``dialect``, in order: ``bot/storage/migrations/NNNN_name.sql`` for SQLite,
+    ``bot/storage/migrations/postgres/NNNN_name.sql`` for PostgreSQL."""
+    folder: Traversable = resources.files("bot.storage")
+    for part in MIGRATION_DIRS[dialect]:
+        folder = folder.joinpath(part)
     found: list[Migration] = []
-    for entry in resources.files("bot.storage").joinpath("migrations").iterdir():
+    for entry in folder.iterdir():
         match = _MIGRATION_NAME.match(entry.name)
         if match:
             found.append(Migration(int(match.group(1)), entry.name, entry.read_text(encoding="utf-8")))
     found.sort(key=lambda m: m.version)
     versions = [m.version for m in found]
     if versions != list(range(1, len(found) + 1)):
-        raise RuntimeError(f"migrations must be numbered 0001, 0002, … without gaps: {versions}")
+        raise RuntimeError(f"{dialect} migrations must be numbered 0001, 0002, … without gaps: {versions}")
     return found
 
 
 def _statements(script: str) -> list[str]:
-    """Split a script into statements (``executescript`` would commit the surrounding transaction)."""
+    """Split a script into statements (``executescript`` would commit the surrounding transaction). Both dialects'
+    migrations are plain statements ended by ``;`` (no PostgreSQL dollar quoting), which SQLite's splitter reads."""
     statements: list[str] = []
     pending = ""
     for line in script.splitlines(keepends=True):
@@ -63,31 +86,39 @@ def _statements(script: str) -> list[str]:
 
 
 class Database(EconomyOps, TableOps, HouseRuleOps):
-    """All persistent state of the bot over one aiosqlite connection. See :mod:`bot.storage`."""
+    """All persistent state of the bot. See :mod:`bot.storage`.
+
+    :meth:`open` gives the backend ``target`` names: :class:`~bot.storage.sqlite.SqliteDatabase` for a file path
+    (or ``":memory:"``), :class:`~bot.storage.postgres.PostgresDatabase` for a ``postgresql://`` URL. Both have this
+    API and return the same types."""
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str], *, clock: Clock = time.time) -> Database:
-        """Connect, set the pragmas and apply pending migrations. ``":memory:"`` works for tests."""
-        conn = await aiosqlite.connect(os.fspath(path), isolation_level=None)  # transactions are explicit
-        try:
-            conn.row_factory = aiosqlite.Row
-            for pragma in (
-                "PRAGMA journal_mode = WAL",
-                "PRAGMA synchronous = NORMAL",
-                "PRAGMA foreign_keys = ON",
-                f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}",
-            ):
-                async with conn.execute(pragma) as cur:
-                    await cur.fetchall()
-            db = cls(conn, clock)
-            await db.migrate()
-        except BaseException:
-            await conn.close()
-            raise
-        return db
+    async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time) -> Database:
+        """Connect to ``target`` and apply pending migrations.
+
+        ``target`` is a ``DATABASE_URL``: a SQLite file path (``":memory:"`` works for tests), or
+        ``postgresql://user:password@host:port/dbname`` (libpq's forms, ``?host=/socket/dir`` included) for a
+        PostgreSQL server, reached through a pool of asyncpg connections."""
+        if cls is not Database:  # a backend class (or a test's subclass of one) opens its own kind
+            return await cls._connect(target, clock)
+        if is_postgres_url(target):
+            from bot.storage.postgres import PostgresDatabase
+
+            return await PostgresDatabase._connect(target, clock)
+        from bot.storage.sqlite import SqliteDatabase
+
+        return await SqliteDatabase._connect(target, clock)
+
+    @classmethod
+    async def _connect(cls, target: str | os.PathLike[str], clock: Clock) -> Database:
+        raise NotImplementedError(f"{cls.__name__} is not a backend: use Database.open")
 
     async def close(self) -> None:
-        await self._conn.close()
+        raise NotImplementedError
+
+    async def schema(self) -> Schema:
+        """The outline of every table (``schema_version`` included), to compare the two backends' schemas."""
+        raise NotImplementedError
 
     async def __aenter__(self) -> Database:
         return self
@@ -106,16 +137,16 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         Returns the versions applied (empty when already up to date, so running it again is a no-op).
         """
         applied: list[int] = []
-        for migration in migrations():
+        for migration in migrations(self.dialect):
             if await self._transaction(functools.partial(self._apply_migration, migration)):
                 applied.append(migration.version)
         return applied
 
     async def _apply_migration(self, migration: Migration, now: float) -> bool:
-        await Exec(
-            "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-            " applied_at REAL NOT NULL)"
-        )
+        lock = MIGRATION_LOCK[self.dialect]
+        if lock is not None:
+            await Scalar(lock)
+        await Exec(SCHEMA_VERSION[self.dialect])
         # Checked inside the transaction, so two processes opening one file apply it once.
         if await Scalar("SELECT 1 FROM schema_version WHERE version = ?", (migration.version,)):
             return False
@@ -134,33 +165,38 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
         and mint, and every table's pot, holds exactly the sum of its ledger legs (so the guild's chips sum to zero).
         """
         g = "" if guild_id is None else " AND guild_id = ?"
+        # Portable SQL: WHERE TRUE (not SQLite's WHERE 1), and no SELECT alias in a HAVING (PostgreSQL has none).
         p: tuple[int, ...] = () if guild_id is None else (guild_id,)
         checks = {
             "movement legs do not sum to zero": (
-                f"SELECT movement_id, sum(delta) FROM ledger WHERE 1{g} GROUP BY movement_id HAVING sum(delta) <> 0"
+                f"SELECT movement_id, sum(delta) FROM ledger WHERE TRUE{g} GROUP BY movement_id HAVING sum(delta) <> 0"
             ),
             "wallet differs from its ledger": (
                 "SELECT w.guild_id, w.user_id, w.balance, coalesce(sum(l.delta), 0) AS total FROM wallets w"
                 " LEFT JOIN ledger l ON l.account = 'wallet' AND l.guild_id = w.guild_id AND l.user_id = w.user_id"
-                f" WHERE 1{g.replace('guild_id', 'w.guild_id')} GROUP BY w.guild_id, w.user_id HAVING w.balance <> total"
+                f" WHERE TRUE{g.replace('guild_id', 'w.guild_id')} GROUP BY w.guild_id, w.user_id"
+                " HAVING w.balance <> coalesce(sum(l.delta), 0)"
             ),
             "seat stack differs from its ledger": (
                 "SELECT s.id, s.stack, coalesce(sum(l.delta), 0) AS total FROM seats s JOIN tables t ON t.id = s.table_id"
                 " LEFT JOIN ledger l ON l.account = 'seat' AND l.seat_id = s.id"
-                f" WHERE t.practice = 0{g.replace('guild_id', 't.guild_id')} GROUP BY s.id HAVING s.stack <> total"
+                f" WHERE t.practice = 0{g.replace('guild_id', 't.guild_id')} GROUP BY s.id"
+                " HAVING s.stack <> coalesce(sum(l.delta), 0)"
             ),
             "house or mint differs from its ledger": (
                 "SELECT a.guild_id, a.kind, a.balance, coalesce(sum(l.delta), 0) AS total FROM guild_accounts a"
                 " LEFT JOIN ledger l ON l.account = a.kind AND l.guild_id = a.guild_id"
-                f" WHERE 1{g.replace('guild_id', 'a.guild_id')} GROUP BY a.guild_id, a.kind HAVING a.balance <> total"
+                f" WHERE TRUE{g.replace('guild_id', 'a.guild_id')} GROUP BY a.guild_id, a.kind"
+                " HAVING a.balance <> coalesce(sum(l.delta), 0)"
             ),
             "table pot differs from its ledger": (
                 "SELECT t.id, t.pot, coalesce(sum(l.delta), 0) AS total FROM tables t"
                 " LEFT JOIN movements m ON m.table_id = t.id"
                 " LEFT JOIN ledger l ON l.movement_id = m.id AND l.account = 'pot'"
-                f" WHERE t.practice = 0{g.replace('guild_id', 't.guild_id')} GROUP BY t.id HAVING t.pot <> total"
+                f" WHERE t.practice = 0{g.replace('guild_id', 't.guild_id')} GROUP BY t.id"
+                " HAVING t.pot <> coalesce(sum(l.delta), 0)"
             ),
-            "ledger does not sum to zero": f"SELECT sum(delta) FROM ledger WHERE 1{g} HAVING sum(delta) <> 0",
+            "ledger does not sum to zero": f"SELECT sum(delta) FROM ledger WHERE TRUE{g} HAVING sum(delta) <> 0",
         }
 
         async def read() -> list[str]:

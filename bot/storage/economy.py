@@ -121,9 +121,15 @@ class EconomyOps(Core):
         async def tx(now: float) -> GuildConfig:
             config = dataclasses.replace(await self._config(guild_id), **clean, updated_by=actor_id, updated_at=now)
             await Exec(
-                "INSERT OR REPLACE INTO guild_config (guild_id, starting_balance, daily_amount, daily_cooldown_seconds,"
+                "INSERT INTO guild_config (guild_id, starting_balance, daily_amount, daily_cooldown_seconds,"
                 " turn_timer_seconds, allowed_channel_ids, bots_play_for_chips, give_enabled, moderator_role_id,"
-                " bot_pace_ms, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " bot_pace_ms, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET starting_balance = excluded.starting_balance,"
+                " daily_amount = excluded.daily_amount, daily_cooldown_seconds = excluded.daily_cooldown_seconds,"
+                " turn_timer_seconds = excluded.turn_timer_seconds, allowed_channel_ids = excluded.allowed_channel_ids,"
+                " bots_play_for_chips = excluded.bots_play_for_chips, give_enabled = excluded.give_enabled,"
+                " moderator_role_id = excluded.moderator_role_id, bot_pace_ms = excluded.bot_pace_ms,"
+                " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (
                     guild_id,
                     config.starting_balance,

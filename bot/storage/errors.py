@@ -49,3 +49,28 @@ class IdempotencyConflict(StorageError):
             used_by=used_by,
             wanted=wanted,
         )
+
+
+class IntegrityError(StorageError):
+    """A statement broke a constraint of the schema (a UNIQUE key, a CHECK, a foreign key, NOT NULL).
+
+    Both drivers raise this one error for it (the SQLite driver from ``sqlite3.IntegrityError``, the PostgreSQL
+    driver from asyncpg's integrity violations, kept as ``__cause__``), so a body catches one thing wherever it
+    runs: ``except IntegrityError`` around the statement it expects to collide (a deal settled twice, a log row
+    written twice) and turns it into a refusal with a code of its own."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__("storage.integrity", reason)
+
+
+class StorageUnavailable(StorageError):
+    """The database cannot be reached (a PostgreSQL server restarting, a network cut): the operation was not run.
+
+    The pool reconnects by itself once the server is back; meanwhile every operation raises this at once rather
+    than waiting. ``in_doubt`` is True only when the connection broke while the server was committing: the
+    operation may or may not have been applied, and running it again with the same idempotency key is safe (it is
+    replayed if it was). Otherwise nothing was changed and the user may simply try again."""
+
+    def __init__(self, reason: str, *, in_doubt: bool = False) -> None:
+        super().__init__("storage.unavailable", reason, in_doubt=in_doubt)
+        self.in_doubt = in_doubt

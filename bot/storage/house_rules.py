@@ -53,7 +53,9 @@ class HouseRuleOps(Core):
 
         async def tx(now: float) -> None:
             await Exec(
-                "INSERT OR REPLACE INTO house_rules (guild_id, game, data, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO house_rules (guild_id, game, data, updated_by, updated_at) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, game) DO UPDATE SET data = excluded.data, updated_by = excluded.updated_by,"
+                " updated_at = excluded.updated_at",
                 (guild_id, game, dump, actor_id, now),
             )
             await self._audit(guild_id, game, actor_id, now, path, old_value, new_value, reset)
@@ -85,9 +87,10 @@ class HouseRuleOps(Core):
         """The most recent house-rule changes of a guild (optionally one game), newest first."""
 
         rows = await self._read(lambda: All(
-            "SELECT * FROM house_rule_audit WHERE guild_id = ? AND (? IS NULL OR game = ?)"
+            # coalesce, not "? IS NULL OR …": PostgreSQL must tell the parameter's type from the statement.
+            "SELECT * FROM house_rule_audit WHERE guild_id = ? AND game = coalesce(?, game)"
             " ORDER BY at DESC, id DESC LIMIT ?",
-            (guild_id, game, game, limit),
+            (guild_id, game, limit),
         ))
         return [
             RuleChange(

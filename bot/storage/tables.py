@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.core import Core, Leg
 from bot.storage.economy import check_amount
-from bot.storage.errors import InvalidState, InvalidValue, NotFound, StorageError
+from bot.storage.errors import IntegrityError, InvalidState, InvalidValue, NotFound, StorageError
 from bot.storage.models import (
     ACTIVE_STATUSES,
     Closure,
@@ -557,7 +556,7 @@ class TableOps(Core):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
                 (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
             )
-        except sqlite3.IntegrityError as exc:
+        except IntegrityError as exc:
             raise InvalidState(
                 "storage.deal_already_settled",
                 f"deal {deal_no} of table {table_id} is already settled",
@@ -574,7 +573,8 @@ class TableOps(Core):
                 await Many(
                     "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
                     " VALUES (?, ?, ?, ?, 1, ?) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
-                    " net = net + excluded.net, deals_played = deals_played + 1, updated_at = excluded.updated_at",
+                    " net = player_stats.net + excluded.net, deals_played = player_stats.deals_played + 1,"
+                    " updated_at = excluded.updated_at",
                     stats,
                 )
         stacks = tuple(s.stack + d for s, d in zip(seats, deltas, strict=True))
@@ -613,7 +613,7 @@ class TableOps(Core):
             if log is not None:
                 try:
                     await log
-                except sqlite3.IntegrityError as exc:
+                except IntegrityError as exc:
                     raise InvalidState(
                         "storage.log_conflict", f"table {table_id}: log rows already written ({exc})", table_id=table_id
                     ) from exc
@@ -737,8 +737,10 @@ class TableOps(Core):
     async def save_panel(self, panel: PanelRow) -> None:
         """Remember a seat's latest private panel (replacing its previous one)."""
         await self._transaction(lambda now: Exec(
-            "INSERT OR REPLACE INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+            " application_id = excluded.application_id, token = excluded.token, locale = excluded.locale,"
+            " opened_at = excluded.opened_at",
             (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
         ))
 

@@ -17,10 +17,19 @@ request is a body too, and a forgotten ``await`` is caught (mypy's ``unused-coro
 which the storage modules turn on); but a body awaits requests only (a driver refuses anything else) and does no
 I/O of its own, so a driver may step it on another thread.
 
-The SQLite driver (:func:`run_transaction`, :func:`run_read`) runs a whole body synchronously on a sqlite3
-connection; :mod:`bot.storage.core` calls it on the connection's own thread, so that a transaction costs the event
-loop one round trip however many statements it makes. A natively async driver (asyncpg) would step the same bodies
-inside its transaction, awaiting each request in turn and throwing its errors back the same way.
+A statement that breaks a constraint raises :class:`~bot.storage.errors.IntegrityError` with either driver (the
+driver's own error is its ``__cause__``), so a body catches one thing. The SQL is the common subset of SQLite and
+PostgreSQL, with ``?`` placeholders (:mod:`bot.storage.dialect` says what differs).
+
+Two drivers step the same bodies:
+
+* SQLite (:func:`run_transaction`, :func:`run_read`, here) runs a whole body synchronously on a sqlite3 connection;
+  :mod:`bot.storage.sqlite` calls it on the connection's own thread, so that a transaction costs the event loop one
+  round trip however many statements it makes.
+* PostgreSQL (:mod:`bot.storage.postgres`) steps a body inside an asyncpg transaction, awaiting each request in turn
+  and throwing its errors back the same way; it may run a body again from the start (after a serialization failure,
+  or to give a body that handled a statement's error the SQLite semantics of a failed statement that leaves the
+  transaction usable), which is harmless because a body does nothing but await requests.
 """
 
 from __future__ import annotations
@@ -29,6 +38,8 @@ import sqlite3
 from collections.abc import Awaitable, Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias, TypeVar
+
+from bot.storage.errors import IntegrityError
 
 T = TypeVar("T")
 
@@ -109,16 +120,29 @@ class Many:
 
 
 Request: TypeAlias = Exec | Insert | One | All | Scalar | Many
+REQUESTS = (Exec, Insert, One, All, Scalar, Many)
+WRITES = (Exec, Insert, Many)
+
+
+def not_a_request(request: object) -> TypeError:
+    return TypeError(f"a body awaited {request!r}: it may await statement requests only")
+
+
+def not_a_read(request: object) -> TypeError:
+    return TypeError(f"a read may only query, not {type(request).__name__}: writes belong in a transaction")
 
 
 def perform(conn: sqlite3.Connection, request: object) -> Any:
     """Run one request on ``conn`` (on the thread that owns it) and give its result."""
-    if isinstance(request, Many):
-        cursor = conn.executemany(request.sql, request.rows)
-    elif isinstance(request, _Statement):
-        cursor = conn.execute(request.sql, request.params)
-    else:
-        raise TypeError(f"a body awaited {request!r}: it may await statement requests only")
+    try:
+        if isinstance(request, Many):
+            cursor = conn.executemany(request.sql, request.rows)
+        elif isinstance(request, _Statement):
+            cursor = conn.execute(request.sql, request.params)
+        else:
+            raise not_a_request(request)
+    except sqlite3.IntegrityError as exc:
+        raise IntegrityError(str(exc)) from exc
     # Every cursor is closed: one left unconsumed keeps its statement running, and a later COMMIT fails.
     try:
         match request:
@@ -139,8 +163,8 @@ def perform(conn: sqlite3.Connection, request: object) -> Any:
 
 def _perform_read(conn: sqlite3.Connection, request: object) -> Any:
     # A read runs outside any transaction, where each write would commit on its own.
-    if isinstance(request, Exec | Insert | Many):
-        raise TypeError(f"a read may only query, not {type(request).__name__}: writes belong in a transaction")
+    if isinstance(request, WRITES):
+        raise not_a_read(request)
     return perform(conn, request)
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from typing import Any
 
 import pytest
 
-from bot.storage import Database, InsufficientFunds, InvalidState, InvalidValue, StorageError
+from bot.storage import Database, InsufficientFunds, IntegrityError, InvalidState, InvalidValue, StorageError
 
 CHANNEL = 500
 GUILD = 10
@@ -72,7 +71,7 @@ async def test_one_active_table_per_channel(ledger_checked: Database) -> None:
         await db.open_table(GUILD, CHANNEL, "lukfu", 2, buy_in=100)
     assert (err.value.code, err.value.params["table_id"]) == ("storage.channel_busy", first.id)
     # The partial unique index holds even for a write that bypasses the check.
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(IntegrityError):
         await db._exec(
             "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, created_at, updated_at)"
             " VALUES (?, ?, 'x', 1, 1, 1, 0, 0)",
