@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -12,12 +13,28 @@ from discord.ext import commands
 
 from bot.i18n.translator import CatalogTranslator
 from bot.render import runner
-from bot.storage import Database
+from bot.storage import Database, StorageUnavailable
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
 from bot.tuning import tune_gc
 
 log = logging.getLogger(__name__)
+
+DB_WAIT_MAX_SECONDS = 30.0
+"""The longest pause between two tries to reach a database that is not up yet."""
+
+
+async def open_when_reachable(target: str, *, clock: Callable[[], float] = time.time) -> Database:
+    """Open the database, waiting for it while it cannot be reached (a PostgreSQL server still starting, or
+    restarting, as in a compose deployment where both start together). Any other failure stops the start."""
+    pause = 1.0
+    while True:
+        try:
+            return await Database.open(target, clock=clock)
+        except StorageUnavailable as exc:
+            log.warning("the database cannot be reached yet (%s); trying again in %.0f s", exc, pause)
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, DB_WAIT_MAX_SECONDS)
 
 
 class FudabaBot(commands.Bot):
@@ -59,7 +76,7 @@ class FudabaBot(commands.Bot):
         if isinstance(self._database, Database):
             self.db = self._database
         else:
-            self.db = await Database.open(self._database, clock=self.clock)
+            self.db = await open_when_reachable(self._database, clock=self.clock)
         await self.tree.set_translator(CatalogTranslator())
         from bot.cogs import COGS
 
@@ -109,5 +126,6 @@ class FudabaBot(commands.Bot):
 
 
 def create_bot(database: str | Database = ":memory:", **options: Any) -> FudabaBot:
-    """A ready-to-run bot over a database path (or an open :class:`Database`)."""
+    """A ready-to-run bot over a ``DATABASE_URL`` (a SQLite file path, or ``postgresql://…``) or an open
+    :class:`Database`."""
     return FudabaBot(database=database, **options)

@@ -80,6 +80,9 @@ class Autoplay:
                 if error.key == "table.stale_decision":
                     continue  # someone moved meanwhile (or the seat came back): look again
                 log.warning("table %s: the bot move of seat %s was not saved (%s)", session.id, seat, error.key)
+                if session.engine is None:
+                    self.m.restorer.revive(session)  # the database is away: the table carries on once it is back
+                    return
                 refused += 1
             except GameError as error:
                 log.error("table %s: the policy of seat %s chose a refused move %r: %s", session.id, seat,
@@ -115,5 +118,6 @@ class Autoplay:
         try:
             outcome = await session.mark_away(self.m.db, idle, expect_serial=serial)
         except UserError:
-            return  # someone moved just now: their commit re-armed the timer
+            self.m.restorer.revive(session)  # (only acts when the write found the database away)
+            return  # or someone moved just now: their commit re-armed the timer
         await self.m.after(session, outcome)

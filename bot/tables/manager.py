@@ -244,6 +244,7 @@ class TableManager:
             if error.key == "table.stale_decision":
                 await self._stale(interaction, session, seat)
                 return
+            self.restorer.revive(session)  # a write that found the database away left the table to rebuild
             raise
         try:
             await self.panels.answer(interaction, session, seat, outcome=outcome)

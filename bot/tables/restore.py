@@ -6,6 +6,10 @@ snapshot and the log since, so one deal's replay however old the table) in the b
 and at once for a table someone presses a button on. Once rebuilt, a table's timers, bots, owed results and
 open panels carry on; its picture is redrawn through the usual updater, within the edit budget, so a
 thousand tables do not flood the channel API at start-up.
+
+The same path brings a table back after the database was unreachable (a PostgreSQL restart): the table drops
+its engine rather than run ahead of what was stored, refuses moves with a clear message meanwhile, and is
+rebuilt every few seconds (or at the next click) once the database answers.
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+from discord.ext import tasks
+
+from bot.errors import UserError
+from bot.storage import StorageUnavailable
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.registry import get_game
 
@@ -25,11 +33,16 @@ log = logging.getLogger(__name__)
 BACKGROUND_BATCH = 8
 """Tables rebuilt between two yields to the event loop."""
 
+REVIVE_SECONDS = 5.0
+"""How often a table left without its engine (the database was away) tries to be rebuilt."""
+
 
 class Restorer:
     def __init__(self, manager: TableManager) -> None:
         self.m = manager
         self._task: asyncio.Task[None] | None = None
+        self._to_revive: set[int] = set()
+        self._reviver = tasks.loop(seconds=REVIVE_SECONDS)(self._revive_all)
 
     async def restore(self) -> None:
         """Register every open table; rebuild the playing ones in the background."""
@@ -52,6 +65,34 @@ class Restorer:
             else:
                 playing.append(session)
         self._task = asyncio.create_task(self._load_all(playing))
+
+    def revive(self, session: TableSession) -> None:
+        """Rebuild a table left without its engine (its write found the database away) once the database
+        answers: tried every few seconds, so a table of only bots and away players, which nobody clicks,
+        carries on by itself. A click meanwhile rebuilds it at once."""
+        if session.status != "playing" or session.engine is not None:
+            return
+        self._to_revive.add(session.id)
+        if not self._reviver.is_running():
+            self._reviver.start()
+
+    async def _revive_all(self) -> None:
+        if self._reviver.current_loop == 0:
+            return  # the loop runs at once when started; the first try waits one interval
+        for table_id in sorted(self._to_revive):
+            session = self.m.tables.get(table_id)
+            if session is None or session.status != "playing" or session.engine is not None:
+                self._to_revive.discard(table_id)
+                continue
+            try:
+                await self.ensure(session)
+            except UserError:
+                return  # the database is still away: try them all again at the next interval
+            except Exception:
+                log.exception("table %s could not be rebuilt", table_id)
+            self._to_revive.discard(table_id)
+        if not self._to_revive:
+            self._reviver.stop()
 
     async def _load_all(self, sessions: list[TableSession]) -> None:
         for index, session in enumerate(sessions):
@@ -76,6 +117,12 @@ class Restorer:
         try:
             async with session.lock:
                 settled = await session.load(self.m.db)
+        except StorageUnavailable:
+            # Not the record's fault: the database is away. The table stays as it is and is rebuilt once the
+            # database answers again (the next click, or :meth:`revive`).
+            log.warning("table %s: the database is unavailable; rebuilding it later", session.id)
+            self.revive(session)
+            raise UserError("storage.unavailable") from None
         except Exception:
             log.exception("table %s could not be rebuilt from its record", session.id)
             session.status = "broken"
@@ -88,3 +135,4 @@ class Restorer:
     def cancel(self) -> None:
         if self._task is not None:
             self._task.cancel()
+        self._reviver.cancel()

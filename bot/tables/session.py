@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
-from bot.storage import Closure, DealToSettle, LogEntry, Settlement
+from bot.storage import Closure, DealToSettle, LogEntry, Settlement, StorageUnavailable
 from bot.ui.base import TableContext
 from games.core.actions import Action
 from games.core.engine import DealResult, Engine
@@ -277,6 +277,13 @@ class TableSession:
             step = await db.append_step(self.id, entries, away=outcome.away,
                                         settle=[self._to_settle(r, outcome.events) for r in results],
                                         checkpoint=checkpoint, close=engine.is_over)
+        except StorageUnavailable as exc:
+            # The database cannot be reached. Forget the engine: the table is rebuilt from the database once it
+            # answers again (on the next click, or by ``Restorer.revive``), and then shows whether the move was
+            # stored. It can only have been when the connection broke during the commit itself (in doubt).
+            log.warning("table %s: the database is unavailable; the table waits for it (%s)", self.id, exc)
+            self.engine = None
+            raise UserError("table.maybe_saved" if exc.in_doubt else "storage.unavailable") from None
         except Exception:
             # The database is the truth: never keep in memory what was not saved.
             log.exception("table %s: writing a change failed; rebuilding from the database", self.id)
@@ -302,6 +309,8 @@ class TableSession:
         self.engine = None
         try:
             await self.load(db)
+        except StorageUnavailable:
+            log.warning("table %s: the database is unavailable; the table is rebuilt once it answers", self.id)
         except Exception:
             log.exception("table %s: could not be rebuilt from the database", self.id)
             self.status = "broken"
