@@ -93,7 +93,8 @@ def summary(record: TableRecord) -> dict[str, Any]:
     deal; ``awaiting_shuffle`` then names the deal that was about to start."""
     engine = replay(record, open_end=True)
     deals = [
-        {"deal": r.deal, "deltas": [d * record.stake for d in r.deltas], "summary": r.summary}
+        {"deal": r.deal, "deltas": [d * record.stake for d in r.deltas],
+         **({"pot": r.pot * record.stake} if r.pot else {}), "summary": r.summary}
         for r in engine.results
     ]
     totals = [sum(d["deltas"][i] for d in deals) for i in range(engine.seats)]  # type: ignore[index]
@@ -104,6 +105,7 @@ def summary(record: TableRecord) -> dict[str, Any]:
         "deals": deals,
         "totals": totals,
         "stacks": [s * record.stake for s in engine.stacks],
+        **({"pot": engine.pot_total() * record.stake} if engine.pot_total() else {}),
         "over": engine.is_over,
         "to_act": [] if engine.shuffler.missing else sorted(engine.to_act()),
         **({"awaiting_shuffle": engine.shuffler.missing[0][0]} if engine.shuffler.missing else {}),

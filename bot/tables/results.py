@@ -93,7 +93,9 @@ class Results:
             if found is None:
                 continue
             channel_id, guild_id, game, ctx, stake = found
-            result = DealResult(hand.deal_no, tuple(d // stake for d in hand.deltas), hand.summary)
+            deltas = tuple(d // stake for d in hand.deltas)
+            # A deal's deltas and what it put into the table's pot always sum to zero.
+            result = DealResult(hand.deal_no, deltas, hand.summary, pot=-sum(deltas))
             if not await self._post(hand.table_id, channel_id, guild_id, game, ctx, result,
                                     list(hand.summary.get("seeds", []))):
                 failed = True

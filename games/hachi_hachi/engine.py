@@ -510,6 +510,8 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         for s in range(n):
             self.stacks[s] += deltas[s]
         self.pot = pot_after
+        fees = list(self.fees)
+        self.fees = [0] * n  # now in the stacks and the pot: a view between rounds must not count them twice
         busts = [s for s in range(n) if before[s] > 0 and self.stacks[s] == 0]
         if self.stacks[next_sp] == 0:
             next_sp = self.left_of(next_sp)
@@ -530,7 +532,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             "field": self.field,
             "mult": self.mult,
             "declarations": [[s, what] for s, what in self.calls],
-            "fees": list(self.fees),
+            "fees": fees,
             "declarers": list(self.declarers),
             "forced_out": list(self.forced),
             "outcome": outcome,

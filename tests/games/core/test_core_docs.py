@@ -91,7 +91,8 @@ def test_the_record_shown_is_the_example_file() -> None:
 
 def test_the_replay_outputs_shown_are_what_the_cli_prints(capsys: pytest.CaptureFixture[str]) -> None:
     shown = marked_blocks("replay-output")
-    assert {path for path, _ in shown} == {"docs/examples/oicho.json", "docs/examples/ofc.json", "docs/examples/lukfu.json"}
+    assert {path for path, _ in shown} == {"docs/examples/oicho.json", "docs/examples/ofc.json", "docs/examples/lukfu.json",
+                                          "docs/examples/hachi.json"}
     for path, text in shown:
         assert main(["replay", str(ROOT / path)]) == 0
         printed = json.loads(capsys.readouterr().out)
@@ -102,7 +103,7 @@ def test_the_replay_outputs_shown_are_what_the_cli_prints(capsys: pytest.Capture
 
 def test_the_deal_summaries_shown_are_what_the_cli_prints() -> None:
     shown = marked_blocks("replay-summary")
-    assert len(shown) == 2
+    assert len(shown) == 3
     for argument, text in shown:
         path, deal = argument.split()
         out = summary(TableRecord.loads((ROOT / path).read_text(encoding="utf-8")))

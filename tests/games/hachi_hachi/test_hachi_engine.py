@@ -304,6 +304,10 @@ def test_the_game_end_refund_returns_a_pot_carried_over_several_rounds() -> None
     assert deltas(e) == (2, 3, 4), "round 2's fees (P1 4, P2 2, P3 3) cancel: what is left is round 1's pot"
     assert [sum(r.deltas[s] for r in e.results) for s in range(3)] == [0, 0, 0]
     assert e.results[-1].pot == -9
+    # The finished game's view counts the last round's fees once: they are in the stacks, not owed again.
+    view = e.public_view()
+    assert view.pot == 0 and view.stacks_after_fees == view.stacks == (50, 50, 50)
+    assert all(line.fee == 0 and line.stack_after_fees == line.stack for line in view.lines)
 
 
 # ------------------------------------------------------------------ summary, events, snapshots, replays
