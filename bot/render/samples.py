@@ -371,6 +371,148 @@ def busy_luk_fu_view(seats: int) -> LukFuPublicView:
     return max(views.values(), key=luk_fu_cards_on_table)
 
 
+# ---------------------------------------------------------------- Hachi-Hachi Trick
+
+if TYPE_CHECKING:
+    from games.hachi_hachi.engine import HachiHachiEngine
+    from games.hachi_hachi.views import HachiPublicView
+
+HACHI_NAMES = [
+    "Ann 杏",
+    "たろう🎴",
+    "A very long display name that never ends",
+    "花子 Hanako",
+    "李小龍",
+    "Zoë ✨",
+    "さくらさくらさくら",
+]
+
+# Per seat count: (indicator, Mizuten?, declarations) of round 1, then of round 2 (the last: ``rounds=2``). The
+# indicators make a plain field, Ōba 大場 and Zetsuba 絶場; round 1 of 5 and 7 seats has players forced out.
+_HACHI_SCRIPT: dict[int, tuple[tuple[str, bool, tuple[str, ...]], tuple[str, bool, tuple[str, ...]]]] = {
+    3: (("7c", False, ("play", "play", "play")), ("Ts", False, ("fold", "play", "play"))),
+    5: (("Qd", False, ("play", "fold", "play", "play")), ("5s", True, ("play", "play", "fold", "play"))),
+    7: (("Kh", True, ("play", "fold", "play", "play")), ("9d", False, ("fold", "play", "fold", "play", "play"))),
+}
+
+
+def _hachi_order(seats: int, seed: int, indicator: str) -> str:
+    """A shuffled pack (from ``seed``) with ``indicator`` moved to where the trump is turned (after 7 × seats)."""
+    from games.core.cards import FrenchCard, french_deck, notation
+
+    deck = french_deck()
+    random.Random(seed).shuffle(deck)
+    turned = FrenchCard.parse(indicator)
+    deck.remove(turned)
+    deck.insert(7 * seats, turned)
+    return notation(deck)
+
+
+def _hachi_engine(seats: int, seed: int, indicators: tuple[str, ...], **options: Any) -> HachiHachiEngine:
+    """A table whose first start player is seat 0 and whose rounds are shuffled from ``seed`` with the given
+    indicators (later rounds from seeds)."""
+    from games.core.rng import Shuffle, Shuffler
+    from games.hachi_hachi.engine import HachiHachiEngine
+    from games.hachi_hachi.rules import HachiHachiRules
+
+    rules = HachiHachiRules.model_validate({"players": 7, **options})
+    planned = [Shuffle(order="As", purpose="draw_sp")]
+    planned += [Shuffle(order=_hachi_order(seats, seed + k, ind)) for k, ind in enumerate(indicators)]
+    rng = random.Random(seed)
+    shuffler = Shuffler(planned=planned, seed_source=lambda: f"{rng.getrandbits(256):064x}")
+    return HachiHachiEngine(rules, [rules.starting_chips] * seats, shuffler)
+
+
+def _hachi_act(engine: HachiHachiEngine, *texts: str) -> None:
+    """Each text is the action of the one seat to act."""
+    from games.hachi_hachi.actions import CODEC
+
+    for text in texts:
+        (seat,) = engine.to_act()
+        engine.apply(seat, CODEC.parse(text))
+
+
+def _hachi_play_until(engine: HachiHachiEngine, rng: random.Random, stop: Callable[[HachiPublicView], bool]) -> None:
+    """The bot's policy (trick play, a split/fight choice) until ``stop`` holds for the public view."""
+    from games.hachi_hachi.policy import choose
+
+    for _ in range(100):
+        if stop(engine.public_view()):
+            return
+        seat = min(engine.to_act())
+        engine.apply(seat, choose(engine.view(seat), engine.legal_actions(seat), rng))
+    raise RuntimeError("a sample Hachi-Hachi round never reached the moment wanted")
+
+
+def _mid_trick(view: HachiPublicView) -> bool:
+    trick = view.trick
+    return trick is not None and trick.number >= 4 and len(trick.plays) == len(view.trick_order) - 1
+
+
+def _between_hachi_tricks(view: HachiPublicView) -> bool:
+    return view.trick is not None and view.trick.number >= 3 and not view.trick.plays
+
+
+@lru_cache(maxsize=3)
+def hachi_hachi_sample_views(seats: int) -> dict[str, HachiPublicView]:
+    """Public views of a real 2-round game of 3, 5 or 7 seats, one per moment worth drawing, played from fixed
+    shuffles (the indicators chosen: plain, Ōba 大場, Zetsuba 絶場), scripted declarations and the bot's policy
+    in trick play:
+
+    ``mizuten`` (before the first deal), ``declare`` (round 1, two declarations made), ``choose`` (two declarers,
+    one has chosen), ``trick`` (trick 4, one card still to come), ``between_tricks`` (a trick finished, the next
+    not led), ``round_over`` (round 2's declarations with round 1's result beside them), ``over`` (the game
+    over after round 2); 3 seats also ``split_over`` (the next round after a split pot) and ``void_over`` (the
+    next round's first fold after a round nobody played: a pot carried over and a fee); 5 seats also ``fight`` (the
+    first lead after one declarer chose split and the other fight, both choices shown).
+    """
+    if seats not in _HACHI_SCRIPT:
+        raise ValueError("Hachi-Hachi samples have 3, 5 or 7 seats")
+    (ind1, miz1, calls1), (ind2, miz2, calls2) = _HACHI_SCRIPT[seats]
+    out: dict[str, HachiPublicView] = {}
+    rng = random.Random(seats)
+    engine = _hachi_engine(seats, 100 + seats, (ind1, ind2), rounds=2)
+    out["mizuten"] = engine.public_view()
+    _hachi_act(engine, "mizuten" if miz1 else "no-mizuten", *calls1[:2])
+    out["declare"] = engine.public_view()
+    _hachi_act(engine, *calls1[2:])
+    _hachi_play_until(engine, rng, _between_hachi_tricks)
+    out["between_tricks"] = engine.public_view()
+    _hachi_play_until(engine, rng, _mid_trick)
+    out["trick"] = engine.public_view()
+    _hachi_play_until(engine, rng, lambda v: v.deal_no == 2)
+    _hachi_act(engine, "mizuten" if miz2 else "no-mizuten", *calls2[:2])
+    out["round_over"] = engine.public_view()
+    _hachi_act(engine, *calls2[2:])
+    _hachi_play_until(engine, rng, lambda v: v.game_over)
+    out["over"] = engine.public_view()
+
+    two = _hachi_engine(seats, 200 + seats, ("8h",))
+    _hachi_act(two, "no-mizuten", "play", "fold", "play", *["fold"] * (seats - 3))
+    first, second = two.declarers
+    from games.hachi_hachi.actions import Fight, Split
+
+    two.apply(second, Split())
+    out["choose"] = two.public_view()
+    if seats == 3:
+        two.apply(first, Split())
+        out["split_over"] = two.public_view()
+        void = _hachi_engine(seats, 300, ("Ah",))
+        _hachi_act(void, "no-mizuten", "fold", "fold", "fold", "no-mizuten", "fold")
+        out["void_over"] = void.public_view()
+    elif seats == 5:
+        two.apply(first, Fight())
+        out["fight"] = two.public_view()
+    return out
+
+
+def hachi_hachi_cards_on_table(view: HachiPublicView) -> int:
+    """How many cards a view puts on the table (indicator, tricks, revealed hands): how busy it is."""
+    trick = len(view.trick.plays) if view.trick is not None else 0
+    last = len(view.last_trick.plays) if view.last_trick is not None else 0
+    return int(view.indicator is not None) + trick + last + sum(len(r.cards) for r in view.reveals)
+
+
 def main(out_dir: str = "bench/out") -> None:
     from bot.render.oicho import render_oicho_table
 
@@ -394,6 +536,16 @@ def main(out_dir: str = "bench/out") -> None:
             for lang in ("ja", "en"):
                 name = f"lukfu{seats}_{moment}_{lang}"
                 data = render_luk_fu_table(lf_view, LUKFU_NAMES, lang, stake=10)
+                (out / f"{name}.png").write_bytes(data)
+                print(f"{name}: {len(data)} bytes")
+
+    from bot.render.hachi_hachi import render_hachi_hachi_table
+
+    for seats in (3, 5, 7):
+        for moment, hh_view in hachi_hachi_sample_views(seats).items():
+            for lang in ("ja", "en"):
+                name = f"hachi{seats}_{moment}_{lang}"
+                data = render_hachi_hachi_table(hh_view, HACHI_NAMES, lang, stake=10)
                 (out / f"{name}.png").write_bytes(data)
                 print(f"{name}: {len(data)} bytes")
 
