@@ -57,7 +57,21 @@ def clock() -> FakeClock:
 
 
 @pytest_asyncio.fixture
-async def database(tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
+async def database(request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
+    """The bot's database: an SQLite file, or, for a test parametrized ``("database", ["postgresql"],
+    indirect=True)``, a database of its own on the session's real PostgreSQL server (``tests/conftest.py``)."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        pg = request.getfixturevalue("pg")
+        name = await pg.create()
+        try:
+            db = await Database.open(pg.url(name), clock=clock)
+            try:
+                yield db
+            finally:
+                await db.close()
+        finally:
+            await pg.drop(name)
+        return
     db = await Database.open(str(tmp_path / "fudaba.db"), clock=clock)
     try:
         yield db

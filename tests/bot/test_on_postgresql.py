@@ -1,0 +1,70 @@
+"""The bot on PostgreSQL: SimCord tests that run on SQLite elsewhere, run again with the database on the session's
+real PostgreSQL server, and a server restart in the middle of a game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.bot.tables.driver import live_table, open_panel, press, whose_turn
+from tests.bot.tables.test_every_game import test_every_game_plays_to_the_end_through_the_panels
+from tests.bot.tables.test_faults import (
+    test_a_stop_racing_the_last_move_says_what_happened_to_the_chips,
+    test_chips_go_to_the_member_who_played_the_seat_after_leaving_and_rejoining,
+    test_names_survive_a_restart,
+    test_results_owed_before_a_restart_are_posted_after_it,
+)
+
+pytestmark = [
+    pytest.mark.parametrize("database", ["postgresql"], indirect=True),
+    # Each query is a real round trip to the server: give a busy machine more time to settle.
+    pytest.mark.simcord(settle_timeout=30.0),
+]
+
+
+@pytest.fixture(autouse=True)
+def _server_started(pg: Any) -> Any:
+    """The session's server, started (synchronously) before the bot's async fixtures open a database on it."""
+    return pg
+
+__all__ = [
+    "test_a_stop_racing_the_last_move_says_what_happened_to_the_chips",
+    "test_chips_go_to_the_member_who_played_the_seat_after_leaving_and_rejoining",
+    "test_every_game_plays_to_the_end_through_the_panels",
+    "test_names_survive_a_restart",
+    "test_results_owed_before_a_restart_are_posted_after_it",
+]
+
+
+def _said(result: Any) -> str:
+    return " ".join(m.content or "" for m in [result.response, *result.followups] if m is not None)
+
+
+async def test_the_database_is_really_postgresql(world: Any) -> None:
+    from bot.storage.postgres import PostgresDatabase
+
+    assert isinstance(world.env.bot.db, PostgresDatabase)
+
+
+async def test_a_postgresql_restart_mid_game_refuses_moves_then_carries_on(world: Any, pg: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    await world.bob.click(lobby, label="Join")
+    await world.alice.click(lobby, label="Start")
+    table = live_table(world)
+    seat, mover = whose_turn(world)
+    serial = table.engine.serial
+    pg.server.stop()
+    try:
+        told = await press(world, mover, "bet 1 5")
+        assert told.ephemeral and "cannot be reached" in _said(told)
+        assert table.status == "playing" and table.engine is None
+    finally:
+        pg.server.start()
+    # The server is back: the next click rebuilds the table from what was stored (no bet), and play goes on.
+    await open_panel(world, mover)
+    assert table.engine is not None and table.engine.serial == serial and table.engine.view(seat).my_bets == ()
+    await press(world, mover, "bet 1 5")
+    assert table.engine.view(seat).my_bets == ((1, 5),)
+    assert await world.env.bot.db.verify_ledger() == []
