@@ -321,7 +321,7 @@ def _status(view: HachiPublicView, w: _Words, room: float) -> str:
     if phase == "mizuten":
         return w.say("status_mizuten", size, room, name=w.name(view.sp))
     if phase == "declare" and view.speaker is not None:
-        return w.say("status_declare", size, room, name=w.name(view.speaker), fee=w.chips(view.next_fee))
+        return w.say("status_declare", size, room, name=w.name(view.speaker), fee=w.chips(view.speaker_fee))
     if phase == "choose":
         return w.say("status_choose", size, room, names=w.who(view.choosing))
     if phase == "trick" and view.to_play is not None and view.trick is not None:
@@ -439,7 +439,7 @@ def _declarations(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: 
             right -= _badge_w(text, 18)
             c.badge(right, base, text, 18, P.PUSH)
         elif speaking:
-            right -= c.text((right, base), w.t("fold_fee_now", fee=w.chips(view.next_fee)), size, P.GOLD, anchor="rs")
+            right -= c.text((right, base), w.t("fold_fee_now", fee=w.chips(view.speaker_fee)), size, P.GOLD, anchor="rs")
         else:
             right -= c.text((right, base), w.t("state_waiting"), size, P.TEXT_DIM, anchor="rs")
         if seat == view.sp:

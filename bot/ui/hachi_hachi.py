@@ -324,8 +324,7 @@ def _status(view: HachiPublicView, ctx: TableContext) -> str:
     if view.phase == "mizuten":
         return t("hachi_hachi_ui.status_mizuten", lang, name=names[view.sp])
     if view.phase == "declare" and view.speaker is not None:
-        fee = min(view.next_fee, view.stacks[view.speaker])
-        return t("hachi_hachi_ui.status_declare", lang, name=names[view.speaker], fee=chips(fee, ctx),
+        return t("hachi_hachi_ui.status_declare", lang, name=names[view.speaker], fee=chips(view.speaker_fee, ctx),
                  count=len(view.declarers), max=view.rules.max_declarers)
     if view.phase == "choose":
         return t("hachi_hachi_ui.status_choose", lang, chosen=", ".join(names[s] for s in view.chosen) or "—",

@@ -685,6 +685,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             "mult": self.mult,
             "speaker": speaker,
             "next_fee": self.fee_due() if speaker is not None else 0,
+            "speaker_fee": min(self.fee_due(), self.stacks[speaker]) if speaker is not None else 0,
             "declarations": tuple(self.calls),
             "declarers": tuple(self.declarers),
             "forced_out": tuple(self.forced),

@@ -126,6 +126,8 @@ class _TableFields:
     """During ``declare``: who declares now."""
     next_fee: int
     """During ``declare``: the fee the speaker would pay to fold now (before the stack cap)."""
+    speaker_fee: int
+    """During ``declare``: what folding really costs the speaker now: ``next_fee``, or his whole stack if smaller."""
     declarations: tuple[tuple[int, str], ...]
     """The declarations so far in order: (seat, ``play`` / ``fold`` / ``forced_out``)."""
     declarers: tuple[int, ...]

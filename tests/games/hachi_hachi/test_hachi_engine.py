@@ -245,7 +245,11 @@ def test_the_trick_in_progress_and_legal_cards() -> None:
 
 def test_a_fee_is_capped_by_the_stack_and_still_counts_as_a_fold() -> None:
     e = table({}, seats=4, stacks=[50, 1, 50, 50])
-    calls(e, "no-mizuten", "fold", "fold")
+    calls(e, "no-mizuten", "fold")
+    view = e.public_view()
+    assert (view.speaker, view.next_fee, view.speaker_fee) == (P2, 3, 1), "everyone sees what folding costs him"
+    assert e.view(P2).fold_fee == 1
+    calls(e, "fold")
     assert e.fees[:2] == [2, 1] and e.public_view().lines[P2].stack_after_fees == 0
     calls(e, "fold", "play")
     assert summary(e)["fees"] == [2, 1, 4, 0]
