@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.shards import ShardConfigError
 from bot.storage.dialect import is_postgres_url
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{20,}")
@@ -43,11 +45,18 @@ def main() -> int:
     if not TOKEN_SHAPE.fullmatch(token):
         return fail(f"DISCORD_TOKEN does not look like a bot token (three parts joined by dots): {WHERE}. Copy it "
                     "from your application's Bot page in the Discord developer portal.")
+    try:
+        shards = settings.shards()
+    except ShardConfigError as exc:
+        return fail(f"{exc}: {WHERE}.")
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not is_postgres_url(settings.database) and settings.database != ":memory:":
         Path(settings.database).parent.mkdir(parents=True, exist_ok=True)
     bot = create_bot(settings.database, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                     render_processes=settings.render_processes, tune_gc=True)
+                     render_processes=settings.render_processes, tune_gc=True, shards=shards)
+    # ``docker stop`` (and compose) sends SIGTERM: close as on Ctrl-C, giving the table leases back, so that the
+    # process started next takes its tables at once rather than when the leases run out.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:

@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.i18n.translator import CatalogTranslator
 from bot.render import runner
+from bot.shards import Shards
 from bot.storage import Database, StorageUnavailable
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
@@ -56,10 +57,15 @@ class FudabaBot(commands.Bot):
         tune_gc: bool = False,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
+        shards: Shards | None = None,
+        **client_options: Any,
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
+                         **client_options)
+        self.shard_set = shards
+        """The shards this process connects and whose guilds' tables it drives (None: unsharded, all of them)."""
         self._database = database
         self.clock = clock
         self._edit_interval = edit_interval
@@ -120,12 +126,25 @@ class FudabaBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "tables"):
             await self.tables.shutdown()
+            if hasattr(self, "db"):
+                await self.tables.release()  # another process (or this one, restarted) takes the tables at once
         if hasattr(self, "db") and not isinstance(self._database, Database):
             await self.db.close()
         await super().close()
 
 
-def create_bot(database: str | Database = ":memory:", **options: Any) -> FudabaBot:
+class ShardedFudabaBot(FudabaBot, commands.AutoShardedBot):
+    """Fudaba connecting only some of the bot's shards (``SHARD_COUNT``/``SHARD_IDS``), one process among several
+    over one database: it drives the tables of its shards' guilds only (:mod:`bot.shards`)."""
+
+    def __init__(self, *, shards: Shards, **options: Any) -> None:
+        super().__init__(shards=shards, shard_count=shards.count, shard_ids=list(shards.ids), **options)
+
+
+def create_bot(database: str | Database = ":memory:", *, shards: Shards | None = None, **options: Any) -> FudabaBot:
     """A ready-to-run bot over a ``DATABASE_URL`` (a SQLite file path, or ``postgresql://…``) or an open
-    :class:`Database`."""
+    :class:`Database`. With ``shards`` (:func:`bot.shards.configure`) it connects only those shards (discord.py's
+    ``AutoShardedBot``); without, it is a plain ``commands.Bot``, unsharded, as a single process always was."""
+    if shards is not None:
+        return ShardedFudabaBot(database=database, shards=shards, **options)
     return FudabaBot(database=database, **options)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.shards import Shards, configure
+
 
 class Settings(BaseSettings):
     """Process settings. Guild-level settings live in the database and are changed with ``/config``."""
@@ -23,6 +25,18 @@ class Settings(BaseSettings):
     render_processes: int = Field(
         default=1, ge=0, le=16,
         description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)")
+
+    shard_count: int | None = Field(
+        default=None, ge=1,
+        description="Total number of Discord shards across all the bot's processes; unset: one unsharded process")
+    shard_ids: str | None = Field(
+        default=None,
+        description="The shards this process connects, like 0,1 or 0-3 (needs SHARD_COUNT); unset: all of them")
+
+    def shards(self) -> Shards | None:
+        """The shards this process connects (None: unsharded); :class:`~bot.shards.ShardConfigError` when the
+        settings do not make sense."""
+        return configure(self.shard_count, self.shard_ids)
 
     @property
     def database(self) -> str:

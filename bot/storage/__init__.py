@@ -60,6 +60,14 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     table_history(table_id, *, limit=20) -> list[HandRecord]
     member_history(guild_id, user_id, *, limit=20) -> list[HandRecord]
 
+    # table leases: which bot process drives a table (several processes over one database), bot.storage.leases
+    db.owner                                              # this process's id (random per open; open(owner=…))
+    acquire_leases(table_ids) -> set[int]                 # the ids now held (free, expired or already its own)
+    renew_leases() -> set[int]                            # one statement; the ids still held
+    release_leases(table_ids=None) -> int; lease_of(table_id) -> (owner, expires_at) | None
+    # open_table takes the lease; closing drops it; every write that changes a table refuses with
+    # LeaseLost (storage.lease_lost) unless this process holds the table's lease (checked in its transaction)
+
     # house rules (JSON dumps of the games' pydantic models) and their audit trail
     get_house_rules(guild_id, game) -> dict | None
     set_house_rule(guild_id, game, data, *, actor_id, path, old_value, new_value, reset=False) -> None
@@ -76,6 +84,7 @@ Errors are :class:`StorageError` subclasses with a stable ``code`` (``storage.in
 :class:`StorageUnavailable` (``storage.unavailable``) means the database could not be reached: nothing was
 changed (unless ``in_doubt``), and the same call may simply be made again later. :class:`IntegrityError`
 (``storage.integrity``) is a statement that broke a constraint of the schema, from either backend.
+:class:`LeaseLost` (``storage.lease_lost``): another bot process drives the table; nothing was changed.
 
 The ledger. Every chip movement is one row in ``movements`` (guild, reason, idempotency key,
 actor, table, time) and ledger legs that sum to zero, written in the same transaction as the
@@ -113,6 +122,7 @@ from bot.storage.errors import (
     IntegrityError,
     InvalidState,
     InvalidValue,
+    LeaseLost,
     NotFound,
     StorageError,
     StorageUnavailable,
@@ -154,6 +164,7 @@ __all__ = [
     "InvalidValue",
     "LeaderboardEntry",
     "LeaderboardPage",
+    "LeaseLost",
     "LogEntry",
     "NotFound",
     "PanelRow",

@@ -64,9 +64,10 @@ class CopyReport:
 
 
 def data_tables(schema: Schema) -> list[str]:
-    """Every table but ``schema_version``, each after the tables its foreign keys point to."""
+    """Every table but ``schema_version`` and ``table_leases`` (which process drives a table: the running bots'
+    state, not data; the target's bots take the leases afresh), each after the tables its foreign keys point to."""
     pending = {name: {ref for _, ref, _ in outline.foreign_keys if ref != name}
-               for name, outline in schema.items() if name != "schema_version"}
+               for name, outline in schema.items() if name not in ("schema_version", "table_leases")}
     ordered: list[str] = []
     while pending:
         ready = sorted(name for name, refs in pending.items() if not refs - set(ordered))
@@ -169,7 +170,8 @@ async def _copy(src: SqliteDatabase, dst: PostgresDatabase, *, replace: bool) ->
         try:
             async with conn.transaction():
                 if replace:
-                    await conn.execute(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY")
+                    # (the target's leases go too: they point at the tables wiped)
+                    await conn.execute(f"TRUNCATE {', '.join([*tables, 'table_leases'])} RESTART IDENTITY")
                 for table in tables:
                     outline = schema[table]
                     convert = [_converter(types[(table, c)]) for c in outline.columns]

@@ -14,18 +14,22 @@ shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 
 from bot.storage.dialect import Dialect
-from bot.storage.errors import IdempotencyConflict, InsufficientFunds, NotFound, StorageError
+from bot.storage.errors import IdempotencyConflict, InsufficientFunds, LeaseLost, NotFound, StorageError
 from bot.storage.models import GuildConfig, Wallet
 from bot.storage.tx import Exec, Insert, Many, One, Row, Scalar
 
 Clock = Callable[[], float]
 T = TypeVar("T")
 Account = Literal["wallet", "seat", "house", "mint", "pot"]
+
+LEASE_SECONDS = 30.0
+"""How long a table's lease lasts unless its owner renews it (:mod:`bot.storage.leases`)."""
 
 
 class Leg(NamedTuple):
@@ -47,6 +51,10 @@ class Core:
 
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
+        self.owner = uuid.uuid4().hex
+        """This process's id as a table lease's owner (:mod:`bot.storage.leases`): made at open, so another
+        :class:`Database` object, even over the same file, is another owner."""
+        self.lease_seconds = LEASE_SECONDS
 
     # ------------------------------------------------------------------ running operations (per backend)
 
@@ -89,6 +97,22 @@ class Core:
         raise NotImplementedError
 
     # ------------------------------------------------------------------ shared pieces of transactions
+
+    async def _fence(self, table_id: int, now: float) -> None:
+        """Refuse (:class:`LeaseLost`) unless this process holds the table's lease: one primary-key lookup, inside
+        the writing transaction, so a lease taken over meanwhile is seen (SQLite: one writer at a time; PostgreSQL:
+        the serializable transaction conflicts with the takeover and runs again). A table whose lease nobody holds
+        (given back, or from before leases) becomes this process's."""
+        holder = await Scalar("SELECT owner FROM table_leases WHERE table_id = ?", (table_id,))
+        await self._hold(table_id, holder, now)
+
+    async def _hold(self, table_id: int, holder: str | None, now: float) -> None:
+        """The fencing decision, from the lease's owner as the writing transaction read it."""
+        if holder is None:
+            await Exec("INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
+                       (table_id, self.owner, now + self.lease_seconds))
+        elif holder != self.owner:
+            raise LeaseLost(table_id, holder)
 
     async def _replayed(self, key: str, *reasons: str) -> str | None:
         """The stored outcome if ``key`` was already used for one of ``reasons`` (a no-op replay)."""

@@ -19,6 +19,7 @@ from bot.storage.core import Clock
 from bot.storage.dialect import MIGRATION_LOCK, SCHEMA_VERSION, Dialect, is_postgres_url
 from bot.storage.economy import EconomyOps
 from bot.storage.house_rules import HouseRuleOps
+from bot.storage.leases import LeaseOps
 from bot.storage.tables import TableOps
 from bot.storage.tx import All, Exec, Scalar
 
@@ -85,7 +86,7 @@ def _statements(script: str) -> list[str]:
     return statements
 
 
-class Database(EconomyOps, TableOps, HouseRuleOps):
+class Database(EconomyOps, TableOps, HouseRuleOps, LeaseOps):
     """All persistent state of the bot. See :mod:`bot.storage`.
 
     :meth:`open` gives the backend ``target`` names: :class:`~bot.storage.sqlite.SqliteDatabase` for a file path
@@ -93,12 +94,22 @@ class Database(EconomyOps, TableOps, HouseRuleOps):
     API and return the same types."""
 
     @classmethod
-    async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time) -> Database:
+    async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time, owner: str | None = None) -> Database:
         """Connect to ``target`` and apply pending migrations.
 
         ``target`` is a ``DATABASE_URL``: a SQLite file path (``":memory:"`` works for tests), or
         ``postgresql://user:password@host:port/dbname`` (libpq's forms, ``?host=/socket/dir`` included) for a
-        PostgreSQL server, reached through a pool of asyncpg connections."""
+        PostgreSQL server, reached through a pool of asyncpg connections.
+
+        ``owner``: this process's id as the owner of table leases (:mod:`bot.storage.leases`); by default a new
+        random one, so each opened :class:`Database` is a process of its own."""
+        db = await cls._open(target, clock)
+        if owner is not None:
+            db.owner = owner
+        return db
+
+    @classmethod
+    async def _open(cls, target: str | os.PathLike[str], clock: Clock) -> Database:
         if cls is not Database:  # a backend class (or a test's subclass of one) opens its own kind
             return await cls._connect(target, clock)
         if is_postgres_url(target):

@@ -74,3 +74,15 @@ class StorageUnavailable(StorageError):
     def __init__(self, reason: str, *, in_doubt: bool = False) -> None:
         super().__init__("storage.unavailable", reason, in_doubt=in_doubt)
         self.in_doubt = in_doubt
+
+
+class LeaseLost(StorageError):
+    """The table is driven by another bot process: this process does not hold its lease (it ran out while the
+    process was paused and another took it, or it was never this process's). Nothing was written; the process
+    should stop driving the table (see :mod:`bot.storage.leases`)."""
+
+    def __init__(self, table_id: int, holder: str | None) -> None:
+        super().__init__("storage.lease_lost", f"table {table_id} is not leased to this process (held by {holder})",
+                         table_id=table_id)
+        self.table_id = table_id
+        self.holder = holder

@@ -194,6 +194,7 @@ class PostgresDatabase(Database):
 
     async def close(self) -> None:
         await self._drain()
+        await self._give_back_leases()
         try:
             await asyncio.wait_for(self._pool.close(), 10)
         except TimeoutError:  # pragma: no cover - a connection that does not answer

@@ -62,6 +62,7 @@ class SqliteDatabase(Database):
         return db
 
     async def close(self) -> None:
+        await self._give_back_leases()
         await self._conn.close()
 
     async def schema(self) -> Schema:

@@ -198,6 +198,7 @@ class TableOps(Core):
             raise InvalidValue("storage.invalid_stake", f"stake must be 1–{MAX_STAKE}", stake=stake)
         check_amount(buy_in)
         rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
+        owner, span = self.owner, self.lease_seconds
 
         async def tx(now: float) -> Table:
             # The partial unique index enforces this too; checking first names the table in the error.
@@ -211,6 +212,9 @@ class TableOps(Core):
                 " lang, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), lang, now, now),
             )
+            # The opening process drives the table (bot.storage.leases).
+            await Exec("INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
+                       (table_id, owner, now + span))
             return await self._table_row(table_id)
 
         return await self._transaction(tx)
@@ -220,12 +224,32 @@ class TableOps(Core):
         _check_status(table_id, table.status, statuses)
         return table
 
-    async def _check_active(self, table_id: int, *statuses: TableStatus) -> None:
-        """The checks of :meth:`_active` without reading the table's record and seats (a plain move needs neither)."""
-        status = await Scalar("SELECT status FROM tables WHERE id = ?", (table_id,))
-        if status is None:
+    async def _driven(self, table_id: int, now: float, *statuses: TableStatus) -> Table:
+        """:meth:`_active`, and this process holds the table's lease (the fencing check, :meth:`Core._fence`), the
+        lease read with the table's row (no round trip of its own)."""
+        row = await One(
+            "SELECT t.*, l.owner AS lease_owner FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id"
+            " WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None:
             raise _no_table(table_id)
-        _check_status(table_id, status, statuses)
+        _check_status(table_id, row["status"], statuses)
+        seats = await All("SELECT * FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY position", (table_id,))
+        await self._hold(table_id, row["lease_owner"], now)
+        return _table(row, [_seat(s) for s in seats])
+
+    async def _check_driven(self, table_id: int, now: float, *statuses: TableStatus) -> None:
+        """The checks of :meth:`_driven` without reading the table's record and seats (a plain move needs neither),
+        in one lookup: the table's status and its lease's owner."""
+        row = await One(
+            "SELECT t.status, l.owner FROM tables t LEFT JOIN table_leases l ON l.table_id = t.id WHERE t.id = ?",
+            (table_id,),
+        )
+        if row is None:
+            raise _no_table(table_id)
+        _check_status(table_id, row[0], statuses)
+        await self._hold(table_id, row[1], now)
 
     async def _take_seat(
         self,
@@ -291,7 +315,7 @@ class TableOps(Core):
         async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "buy_in")) is not None:
                 return load_outcome(SeatChange, stored)
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             if table.seat_of(user_id) is not None:
                 raise InvalidState(
                     "storage.already_seated", f"user {user_id} is already at table {table_id}", table_id=table_id
@@ -319,7 +343,7 @@ class TableOps(Core):
         async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "house_fund")) is not None:
                 return load_outcome(SeatChange, stored)
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             if not table.practice and not (await self._config(table.guild_id)).bots_play_for_chips:
                 raise StorageError(
                     "storage.bots_not_for_chips", "bots may not play for chips in this server", table_id=table_id
@@ -341,7 +365,7 @@ class TableOps(Core):
         async def tx(now: float) -> SeatChange:
             if (stored := await self._replayed(key, "refund")) is not None:
                 return load_outcome(SeatChange, stored)
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             seat = (
                 table.seat_of(user_id)
                 if user_id is not None
@@ -379,7 +403,7 @@ class TableOps(Core):
         async def tx(now: float) -> Table:
             if await self._replayed(key, "refund") is not None:
                 return await self._table_row(table_id)
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             if table.practice:
                 return table
             members = [s for s in table.seats if s.user_id is not None and s.stack]
@@ -416,6 +440,7 @@ class TableOps(Core):
             )
             if not changed:
                 raise NotFound("storage.not_seated", f"user {user_id} is not at table {table_id}", table_id=table_id)
+            await self._fence(table_id, now)
             await Exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
 
         await self._transaction(tx)
@@ -429,7 +454,7 @@ class TableOps(Core):
         log = _log_rows(table_id, entries) if entries else None
 
         async def tx(now: float) -> Table:
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             # Ascending order never collides: each seat moves down into a position already vacated.
             for index, seat in enumerate(table.seats):
                 if seat.position != index:
@@ -463,6 +488,7 @@ class TableOps(Core):
             )
             if not changed:
                 raise _no_table(table_id)
+            await self._fence(table_id, now)  # (rolls the update back if the table is another process's)
 
         await self._transaction(tx)
 
@@ -476,6 +502,7 @@ class TableOps(Core):
             )
             if not changed:
                 raise _no_table(table_id)
+            await self._fence(table_id, now)  # (rolls the update back if the table is another process's)
 
         await self._transaction(tx)
 
@@ -517,7 +544,7 @@ class TableOps(Core):
         if (stored := await self._replayed(key, "settlement")) is not None:
             return load_outcome(Settlement, stored)
         if table is None:
-            table = await self._active(table_id, "playing")
+            table = await self._driven(table_id, now, "playing")
         seats = table.seats
         if len(deltas) != len(seats):
             raise InvalidValue(
@@ -607,9 +634,9 @@ class TableOps(Core):
 
         async def tx(now: float) -> Step:
             if deals:
-                table = await self._active(table_id, "playing")
+                table = await self._driven(table_id, now, "playing")
             else:  # the hot path, a plain move: no need for the table's record and seats
-                await self._check_active(table_id, "playing")
+                await self._check_driven(table_id, now, "playing")
             if log is not None:
                 try:
                     await log
@@ -704,7 +731,7 @@ class TableOps(Core):
         log = _log_rows(table_id, entries)
 
         async def tx(now: float) -> None:
-            await self._active(table_id, "playing")
+            await self._driven(table_id, now, "playing")
             if await Scalar("SELECT 1 FROM table_log WHERE table_id = ? LIMIT 1", (table_id,)):
                 return
             await log
@@ -807,6 +834,7 @@ class TableOps(Core):
         if not funded:
             await Exec("UPDATE seats SET stack = 0 WHERE table_id = ? AND left_at IS NULL", (table.id,))
         await Exec("UPDATE tables SET status = ?, updated_at = ? WHERE id = ?", (status, now, table.id))
+        await Exec("DELETE FROM table_leases WHERE table_id = ?", (table.id,))  # an ended table is nobody's
         returned = tuple((s.position, s.stack) for s in table.seats if s.stack) if funded else ()
         result = Closure(table.id, status, returned)
         await self._set_outcome(movement_id, dump_outcome(result))
@@ -819,7 +847,7 @@ class TableOps(Core):
         async def tx(now: float) -> Closure:
             if (stored := await self._replayed(key, "refund")) is not None:
                 return load_outcome(Closure, stored)
-            table = await self._active(table_id, "lobby")
+            table = await self._driven(table_id, now, "lobby")
             return await self._finish(table, "cancelled", "refund", key, actor_id, now)
 
         return await self._transaction(tx)
@@ -840,7 +868,7 @@ class TableOps(Core):
         async def tx(now: float) -> Closure:
             if (stored := await self._replayed(key, "cash_out", "void")) is not None:
                 return load_outcome(Closure, stored)
-            table = await self._active(table_id, *ACTIVE_STATUSES)
+            table = await self._driven(table_id, now, *ACTIVE_STATUSES)
             return await self._finish(table, "ended", reason, key, actor_id, now, pot_back)
 
         return await self._transaction(tx)

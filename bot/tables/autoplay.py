@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from bot.errors import UserError
 from bot.render.runner import off_loop
+from bot.storage import LeaseLost
 from games.core.errors import GameError
 
 if TYPE_CHECKING:
@@ -76,6 +77,9 @@ class Autoplay:
             action = await off_loop(session.spec.policy, view, legal, rng)
             try:
                 outcome = await session.commit(self.m.db, seat, action, by_policy=True, expect_serial=serial)
+            except LeaseLost:
+                self.m.lost(session)  # another bot process drives the table now
+                return
             except UserError as error:
                 if error.key == "table.stale_decision":
                     continue  # someone moved meanwhile (or the seat came back): look again
@@ -117,6 +121,9 @@ class Autoplay:
         idle = [s for s in sorted(engine.to_act()) if not session.seats[s].autoplayed]
         try:
             outcome = await session.mark_away(self.m.db, idle, expect_serial=serial)
+        except LeaseLost:
+            self.m.lost(session)
+            return
         except UserError:
             self.m.restorer.revive(session)  # (only acts when the write found the database away)
             return  # or someone moved just now: their commit re-armed the timer

@@ -19,6 +19,7 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import lang_of, t
+from bot.storage import LeaseLost
 from bot.tables.components import lobby_view
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.core.house_rules import changed_options
@@ -193,7 +194,11 @@ class Lobby:
         async with session.lock:
             if session.status != "lobby":
                 return
-            await self.m.db.cancel_table(session.id)
+            try:
+                await self.m.db.cancel_table(session.id)
+            except LeaseLost:
+                self.m.lost(session)  # another bot process runs the lobby now: its own timer expires it
+                return
             self.m.forget(session)
         await self.m.public.edit_final(session, embed=self.embed(session, closed="table.expired"))
 

@@ -24,6 +24,8 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import lang_of, t
+from bot.shards import owns
+from bot.storage import LeaseLost
 from bot.tables import ids
 from bot.tables.amounts import parse_amount
 from bot.tables.autoplay import Autoplay
@@ -90,11 +92,18 @@ class TableManager:
     def config_changed(self, guild_id: int) -> None:
         self._configs.pop(guild_id, None)
 
+    def owns(self, guild_id: int) -> bool:
+        """Whether the guild's tables are this process's to drive (a guild on one of its shards; every guild when
+        the bot is not sharded), :mod:`bot.shards`."""
+        return owns(getattr(self.bot, "shard_set", None), guild_id)
+
     # ------------------------------------------------------------------ lookups
 
     def get(self, table_id: int) -> TableSession:
         session = self.tables.get(table_id)
         if session is None:
+            if table_id in self.restorer.waiting:  # another process holds its lease (or held it, and stopped)
+                raise UserError("storage.lease_waiting")
             raise UserError("table.gone")
         return session
 
@@ -117,6 +126,28 @@ class TableManager:
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
         self.tables.pop(session.id, None)
+
+    def lost(self, session: TableSession) -> None:
+        """The table is driven by another bot process now (this one lost its lease, :mod:`bot.storage.leases`):
+        stop driving it (timers, bots, panels), without a word to its channel, and wait to take it up again should
+        its lease become free (the other process stopped)."""
+        if self.tables.get(session.id) is not session:
+            return
+        log.warning("table %s: another bot process holds its lease now; this one stops driving it", session.id)
+        session.engine = None
+        self.forget(session)
+        for name in ("updater", "follower"):
+            task = session.runtime.pop(name, None)
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+        self.restorer.waiting.add(session.id)
+
+    async def release(self) -> None:
+        """Give back this process's table leases (at shutdown), so another process may take the tables at once."""
+        try:
+            await self.db.release_leases()
+        except Exception as exc:
+            log.warning("could not give back the table leases (%s); they run out by themselves", exc)
 
     def spawn(self, coroutine: Awaitable[Any], what: str) -> None:
         """Run a side task whose failure is only worth a log line."""
@@ -176,6 +207,14 @@ class TableManager:
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         cid = ids.parse(custom_id)
         session = self.get(cid.table)
+        try:
+            await self._component(interaction, session, cid, values)
+        except LeaseLost:
+            self.lost(session)  # and the member is told (storage.lease_lost) that another process runs it
+            raise
+
+    async def _component(self, interaction: discord.Interaction, session: TableSession, cid: Any,
+                         values: list[str]) -> None:
         if cid.kind == "lobby":
             await self.lobby.on_button(interaction, session, cid.verb)
             return
@@ -204,7 +243,16 @@ class TableManager:
         cid = ids.parse(custom_id)
         if cid.kind != "modal" or cid.verb != "amt":
             raise UserError("table.bad_button")
-        session = await self.ready(self.get(cid.table))
+        session = self.get(cid.table)
+        try:
+            await self._modal(interaction, session, cid, values)
+        except LeaseLost:
+            self.lost(session)
+            raise
+
+    async def _modal(self, interaction: discord.Interaction, session: TableSession, cid: Any,
+                     values: dict[str, str]) -> None:
+        await self.ready(session)
         seat = self._seated(session, interaction)
         amount = parse_amount(values.get("amount", ""))
         snap = await self.panels.snapshot(session, seat, lang_of(interaction.locale))

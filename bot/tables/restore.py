@@ -7,6 +7,14 @@ and at once for a table someone presses a button on. Once rebuilt, a table's tim
 open panels carry on; its picture is redrawn through the usual updater, within the edit budget, so a
 thousand tables do not flood the channel API at start-up.
 
+Several processes may share one database, each connecting some of the bot's Discord shards (:mod:`bot.shards`):
+a process restores only the tables of its shards' guilds, and only those whose lease it takes
+(:mod:`bot.storage.leases`): a table another process holds (two processes configured with the same shards, or the
+old lease of a process that was killed and has not run out yet) waits, and is taken up once its lease is free.
+The leases of the tables this process drives are renewed every few seconds, in one statement; a table whose lease
+was lost (this process was paused past its end, and another took the table) is forgotten at once, without a word
+to its channel (the other process runs it now). A write refused for the same reason does the same.
+
 The same path brings a table back after the database was unreachable (a PostgreSQL restart): the table drops
 its engine rather than run ahead of what was stored, refuses moves with a clear message meanwhile, and is
 rebuilt every few seconds (or at the next click) once the database answers.
@@ -21,7 +29,7 @@ from typing import TYPE_CHECKING
 from discord.ext import tasks
 
 from bot.errors import UserError
-from bot.storage import StorageUnavailable
+from bot.storage import LeaseLost, StorageUnavailable, Table
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.registry import get_game
 
@@ -36,6 +44,10 @@ BACKGROUND_BATCH = 8
 REVIVE_SECONDS = 5.0
 """How often a table left without its engine (the database was away) tries to be rebuilt."""
 
+LEASE_RENEW_SECONDS = 10.0
+"""How often this process renews its tables' leases (a lease lasts ``db.lease_seconds``, 30 s by default) and tries
+again to take the tables it is waiting for."""
+
 
 class Restorer:
     def __init__(self, manager: TableManager) -> None:
@@ -43,11 +55,33 @@ class Restorer:
         self._task: asyncio.Task[None] | None = None
         self._to_revive: set[int] = set()
         self._reviver = tasks.loop(seconds=REVIVE_SECONDS)(self._revive_all)
+        self.waiting: set[int] = set()
+        """Tables of this process's shards whose lease another process holds: taken up once it is free."""
+        self._keeper = tasks.loop(seconds=LEASE_RENEW_SECONDS)(self._keep_leases)
 
     async def restore(self) -> None:
-        """Register every open table; rebuild the playing ones in the background."""
+        """Register every open table of this process's shards whose lease it takes; rebuild the playing ones in the
+        background. The leases are renewed from then on."""
+        rows = [row for row in await self.m.db.list_active_tables() if self.m.owns(row.guild_id)]
+        playing = await self._adopt(rows)
+        self._task = asyncio.create_task(self._load_all(playing))
+        if not self._keeper.is_running():
+            self._keeper.start()
+
+    async def _adopt(self, rows: list[Table]) -> list[TableSession]:
+        """Take the leases of these tables and register those taken (lobbies get their expiry timers back);
+        returns the playing ones, to rebuild. The others wait for their lease."""
+        held = await self.m.db.acquire_leases(row.id for row in rows)
         playing: list[TableSession] = []
-        for row in await self.m.db.list_active_tables():
+        for row in rows:
+            if row.id not in held:
+                if row.id not in self.waiting:
+                    log.warning("table %s is run by another bot process (it holds its lease); waiting for it", row.id)
+                self.waiting.add(row.id)
+                continue
+            self.waiting.discard(row.id)
+            if row.id in self.m.tables:
+                continue
             try:
                 spec = get_game(row.game)
                 rules = spec.rules_model.model_validate(row.rules)
@@ -64,7 +98,33 @@ class Restorer:
                 self.m.lobby.arm_expiry(session)
             else:
                 playing.append(session)
-        self._task = asyncio.create_task(self._load_all(playing))
+        return playing
+
+    async def _keep_leases(self) -> None:
+        if self._keeper.current_loop == 0:
+            return  # the loop runs at once when started: restore has just taken the leases
+        await self.keep_leases()
+
+    async def keep_leases(self) -> None:
+        """Renew this process's leases (one statement); forget the tables it no longer holds; take up the tables
+        waiting for their lease if it is free now. Every ``LEASE_RENEW_SECONDS``."""
+        driven = [s for s in self.m.tables.values() if s.status in ("lobby", "playing")]
+        try:
+            held = await self.m.db.renew_leases()
+            for session in driven:
+                if session.id not in held and self.m.tables.get(session.id) is session and session.status in (
+                        "lobby", "playing"):
+                    self.m.lost(session)
+            if self.waiting:
+                rows = [row for row in await self.m.db.list_active_tables() if row.id in self.waiting]
+                self.waiting &= {row.id for row in rows}  # tables that ended meanwhile wait no more
+                playing = await self._adopt(rows)
+                for session in playing:
+                    self.m.spawn(self.ensure(session), f"rebuilding table {session.id}")
+        except StorageUnavailable as exc:
+            log.warning("could not renew the table leases (%s); trying again in %.0f s", exc, LEASE_RENEW_SECONDS)
+        except Exception:
+            log.exception("renewing the table leases failed; trying again in %.0f s", LEASE_RENEW_SECONDS)
 
     def revive(self, session: TableSession) -> None:
         """Rebuild a table left without its engine (its write found the database away) once the database
@@ -117,6 +177,9 @@ class Restorer:
         try:
             async with session.lock:
                 settled = await session.load(self.m.db)
+        except LeaseLost:
+            self.m.lost(session)
+            raise
         except StorageUnavailable:
             # Not the record's fault: the database is away. The table stays as it is and is rebuilt once the
             # database answers again (the next click, or :meth:`revive`).
@@ -136,3 +199,4 @@ class Restorer:
         if self._task is not None:
             self._task.cancel()
         self._reviver.cancel()
+        self._keeper.cancel()

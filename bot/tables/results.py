@@ -87,6 +87,8 @@ class Results:
         failed = False
         contexts: dict[int, tuple[int, int, str, TableContext, int] | None] = {}
         for hand in owed:
+            if not self.m.owns(hand.guild_id):
+                continue  # another process's shard: it posts those
             if hand.table_id not in contexts:
                 contexts[hand.table_id] = await self._context(hand)
             found = contexts[hand.table_id]

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
-from bot.storage import Closure, DealToSettle, LogEntry, Settlement, StorageUnavailable
+from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable
 from bot.ui.base import TableContext
 from games.core.actions import Action
 from games.core.engine import DealResult, Engine
@@ -277,6 +277,12 @@ class TableSession:
             step = await db.append_step(self.id, entries, away=outcome.away,
                                         settle=[self._to_settle(r, outcome.events) for r in results],
                                         checkpoint=checkpoint, close=engine.is_over)
+        except LeaseLost:
+            # Another bot process drives the table now (bot.storage.leases): nothing was written, and this process
+            # stops driving it (its caller forgets the session). Never keep in memory what was not saved.
+            log.warning("table %s: another bot process holds its lease; the move was not written", self.id)
+            self.engine = None
+            raise
         except StorageUnavailable as exc:
             # The database cannot be reached. Forget the engine: the table is rebuilt from the database once it
             # answers again (on the next click, or by ``Restorer.revive``), and then shows whether the move was

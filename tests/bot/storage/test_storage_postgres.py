@@ -71,9 +71,11 @@ async def pg_url(pg: PgDatabases) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def two(pg_url: str, clock: Any) -> AsyncIterator[tuple[Pausing, Database]]:
-    """Two storages on one PostgreSQL database, as two bot processes would have: the first can pause."""
+    """Two storages on one PostgreSQL database, racing on the same tables: the first can pause. They share one lease
+    owner (``bot.storage.leases``), as two connections of one process's pool do: two processes never drive one table
+    (tested in ``test_storage_leases``), but one process's operations still race on its connections."""
     first = await Pausing.open(pg_url, clock=clock)
-    second = await Database.open(pg_url, clock=clock)
+    second = await Database.open(pg_url, clock=clock, owner=first.owner)
     try:
         yield first, second
     finally:

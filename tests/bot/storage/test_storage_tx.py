@@ -384,6 +384,9 @@ async def test_every_operation_is_one_round_trip(db: Database) -> None:
     await one("get_table", table.id)
     await one("active_table_in", 500)
     await one("list_active_tables", GUILD)
+    assert await one("acquire_leases", [table.id]) == {table.id}
+    assert await one("renew_leases") == {table.id}
+    await one("lease_of", table.id)
     shuffle = LogEntry(1, "shuffle", '{"seed":"00"}', deal=1)
     await one("start_table", table.id, record='{"v":1}', entries=[shuffle])
     await one("set_away", table.id, 1, True)
@@ -422,6 +425,8 @@ async def test_every_operation_is_one_round_trip(db: Database) -> None:
     await one("get_house_rules", GUILD, "oicho")
     await one("reset_house_rules", GUILD, "oicho", actor_id=MOD)
     await one("house_rule_history", GUILD)
+    await one("release_leases", [old.id])
+    await one("release_leases")
     await one("schema_version")
     await one("schema")
     assert await one("verify_ledger") == []
