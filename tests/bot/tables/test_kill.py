@@ -4,12 +4,16 @@ replays to and takes the next move."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from bot.storage import Database
 from bot.storage.core import LEASE_SECONDS
@@ -36,7 +40,7 @@ async def chips_accounted(db: Database) -> tuple[int, int]:
     return int(wallets) + int(stacks) + int(pots) + int(house), -int(mint)
 
 
-def play_and_kill(path: Path, seed: int, rng: random.Random) -> int:
+def play_and_kill(path: str, seed: int, rng: random.Random) -> int:
     """Run the player on ``path`` and SIGKILL it at a random moment of play; returns its table's id."""
     player = subprocess.Popen([sys.executable, str(SCRIPT), str(path), str(seed)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True)
@@ -51,10 +55,24 @@ def play_and_kill(path: Path, seed: int, rng: random.Random) -> int:
     return int(line.split()[1])
 
 
-async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where the killed process keeps its data: an SQLite file, or a new database on the session's PostgreSQL."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "killed.db")
+        return
+    pg = request.getfixturevalue("pg")
+    name = asyncio.run(pg.create())
+    try:
+        yield pg.url(name)
+    finally:
+        asyncio.run(pg.drop(name))
+
+
+async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(target: str) -> None:
     seed = random.randrange(1 << 30)
     rng = random.Random(seed)
-    path = tmp_path / "killed.db"
+    path = target
     table_id = play_and_kill(path, seed, rng)
 
     # Restored by a new process, once the killed one's lease ran out.
