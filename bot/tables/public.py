@@ -165,6 +165,8 @@ class PublicMessages:
 
     async def _show(self, session: TableSession, *, embed: discord.Embed, file: discord.File,
                     view: discord.ui.View) -> None:
+        if session.status != "playing":
+            return  # the table ended while its picture was drawn: its final message is the last word
         channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         too_old = self.m.clock() - session.message_created_at > MESSAGE_MAX_AGE
         if session.message_id is None or session.runtime.get("repost") or too_old:
@@ -186,6 +188,13 @@ class PublicMessages:
     async def edit_final(self, session: TableSession, **fields: Any) -> bool:
         """Replace the table message for good (the game is over, stopped, cancelled or expired); if it cannot be
         edited, post the final message instead. Returns whether the channel got it."""
+        # An update still drawing or sending the last live picture must not land after the final message (and
+        # overwrite it, or post a new table below it): stop it and let it finish first.
+        updater = session.runtime.pop("updater", None)
+        if updater is not None and updater is not asyncio.current_task() and not updater.done():
+            updater.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await updater
         channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         await self.budget.take()
         if session.message_id is not None:

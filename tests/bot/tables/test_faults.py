@@ -245,6 +245,53 @@ async def test_stopping_right_after_a_deal_settles_is_not_called_void(world: Any
     assert await db.verify_ledger(world.guild.id) == []
 
 
+@pytest.mark.parametrize("stage", ["drawing", "sending"])
+async def test_a_table_update_in_flight_never_lands_after_the_final_message(world: Any, monkeypatch: Any,
+                                                                           stage: str) -> None:
+    """The last live picture of a table may still be drawing (or its edit on its way) when the game ends: the
+    final message must stay the last word, neither overwritten by that picture nor followed by a new table."""
+    import asyncio
+
+    import bot.tables.public as public
+
+    table = await _open_oicho(world, world.bob)
+    manager = world.env.bot.tables
+    gate = asyncio.Event()
+    if stage == "drawing":
+        real_render = public.render_in_thread
+
+        async def slow_render(*args: Any, **kwargs: Any) -> Any:
+            await gate.wait()
+            return await real_render(*args, **kwargs)
+
+        monkeypatch.setattr(public, "render_in_thread", slow_render)
+    else:
+        real_show = public.PublicMessages._show
+
+        async def slow_show(self: Any, session: Any, **fields: Any) -> None:
+            await gate.wait()
+            await real_show(self, session, **fields)
+
+        monkeypatch.setattr(public.PublicMessages, "_show", slow_show)
+    manager.public.mark(table)
+    for _ in range(5):
+        await asyncio.sleep(0)  # the updater is now waiting inside the picture's update
+    updater = table.runtime["updater"]
+    assert not updater.done()
+    stopping = asyncio.ensure_future(manager.stop(table, by=world.alice.id))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    gate.set()
+    said = await stopping
+    await world.env.settle()
+    assert said and updater.done()
+    to_channel = [r for r in world.env.http_requests
+                  if r.method in ("POST", "PATCH") and r.path.startswith(f"/channels/{world.channel.id}/messages")]
+    last = to_channel[-1]
+    assert last.method == "PATCH" and last.path.endswith(f"/messages/{table.message_id}")
+    assert [e.get("title") for e in last.json["embeds"]] == ["The game is over"], "the final message is the last word"
+
+
 # ---------------------------------------------------------------- 6. names after a restart
 
 
