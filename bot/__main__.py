@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.instance import claim
 from bot.shards import ShardConfigError
 from bot.storage.dialect import is_postgres_url
 
@@ -52,8 +53,11 @@ def main() -> int:
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not is_postgres_url(settings.database) and settings.database != ":memory:":
         Path(settings.database).parent.mkdir(parents=True, exist_ok=True)
+    # The data directory keeps this process's identity as the driver of its tables, so that after a crash the
+    # restarted bot carries on with them at once rather than when their leases run out (bot.instance).
+    owner = claim(Path(settings.database_path).parent)
     bot = create_bot(settings.database, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                     render_processes=settings.render_processes, tune_gc=True, shards=shards)
+                     render_processes=settings.render_processes, tune_gc=True, shards=shards, owner=owner)
     # ``docker stop`` (and compose) sends SIGTERM: close as on Ctrl-C, giving the table leases back, so that the
     # process started next takes its tables at once rather than when the leases run out.
     signal.signal(signal.SIGTERM, signal.default_int_handler)

@@ -25,13 +25,15 @@ DB_WAIT_MAX_SECONDS = 30.0
 """The longest pause between two tries to reach a database that is not up yet."""
 
 
-async def open_when_reachable(target: str, *, clock: Callable[[], float] = time.time) -> Database:
+async def open_when_reachable(target: str, *, clock: Callable[[], float] = time.time,
+                              owner: str | None = None) -> Database:
     """Open the database, waiting for it while it cannot be reached (a PostgreSQL server still starting, or
-    restarting, as in a compose deployment where both start together). Any other failure stops the start."""
+    restarting, as in a compose deployment where both start together). Any other failure stops the start.
+    ``owner``: this process's lasting identity in table leases (:mod:`bot.instance`); None: a new one."""
     pause = 1.0
     while True:
         try:
-            return await Database.open(target, clock=clock)
+            return await Database.open(target, clock=clock, owner=owner)
         except StorageUnavailable as exc:
             log.warning("the database cannot be reached yet (%s); trying again in %.0f s", exc, pause)
             await asyncio.sleep(pause)
@@ -54,6 +56,7 @@ class FudabaBot(commands.Bot):
         bot_pace: float | None = None,
         edits_per_second: float = 40.0,
         render_processes: int = 0,
+        owner: str | None = None,
         tune_gc: bool = False,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
@@ -67,6 +70,7 @@ class FudabaBot(commands.Bot):
         self.shard_set = shards
         """The shards this process connects and whose guilds' tables it drives (None: unsharded, all of them)."""
         self._database = database
+        self._owner = owner
         self.clock = clock
         self._edit_interval = edit_interval
         self._lobby_timeout = lobby_timeout
@@ -82,7 +86,7 @@ class FudabaBot(commands.Bot):
         if isinstance(self._database, Database):
             self.db = self._database
         else:
-            self.db = await open_when_reachable(self._database, clock=self.clock)
+            self.db = await open_when_reachable(self._database, clock=self.clock, owner=self._owner)
         await self.tree.set_translator(CatalogTranslator())
         from bot.cogs import COGS
 

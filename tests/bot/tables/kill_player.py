@@ -3,7 +3,7 @@ chip table (two members and a house-funded bot), starts it as ``Lobby._start`` d
 through the real ``TableSession.commit`` (engine step plus the ``append_step`` transaction) until it is killed.
 Prints ``ready <table id>`` once a few moves are stored.
 
-    python tests/bot/tables/kill_player.py DB_PATH SEED
+    python tests/bot/tables/kill_player.py DB_PATH SEED [IDENTITY_DIR]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))  # run as a script from a checkout
 
+from bot.instance import claim
 from bot.storage import Database
 from bot.tables.session import SeatInfo, TableSession
 from games.core.actions import Action
@@ -33,11 +34,12 @@ def random_move(session: TableSession, seat: int, rng: random.Random) -> Action:
     return rng.choice(listed) if listed else legal[0].example  # type: ignore[union-attr]
 
 
-async def main(path: str, seed: int) -> None:
+async def main(path: str, seed: int, identity_dir: str | None = None) -> None:
     rng = random.Random(seed)
     spec = get_game("oicho")
     rules = spec.rules_model()
-    db = await Database.open(path)
+    # As ``python -m bot`` does when given a data directory: a lasting identity as the owner of table leases.
+    db = await Database.open(path, owner=claim(identity_dir) if identity_dir else None)
     await db.set_config(GUILD, actor_id=0, starting_balance=10 * BUY_IN, bots_play_for_chips=True)
     row = await db.open_table(GUILD, 500, spec.id, MEMBERS[0], buy_in=BUY_IN, stake=1,
                               rules=rules.model_dump(mode="json"))
@@ -67,4 +69,4 @@ async def main(path: str, seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else None))

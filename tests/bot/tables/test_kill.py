@@ -40,10 +40,10 @@ async def chips_accounted(db: Database) -> tuple[int, int]:
     return int(wallets) + int(stacks) + int(pots) + int(house), -int(mint)
 
 
-def play_and_kill(path: str, seed: int, rng: random.Random) -> int:
+def play_and_kill(path: str, seed: int, rng: random.Random, identity_dir: str | None = None) -> int:
     """Run the player on ``path`` and SIGKILL it at a random moment of play; returns its table's id."""
-    player = subprocess.Popen([sys.executable, str(SCRIPT), str(path), str(seed)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    player = subprocess.Popen([sys.executable, str(SCRIPT), str(path), str(seed), *([identity_dir] if identity_dir else [])],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = player.stdout.readline() if player.stdout else ""
         assert line.startswith("ready "), (line, player.stderr.read() if player.stderr else "")
@@ -110,3 +110,25 @@ async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(targ
         assert await db.verify_ledger() == [], seed
         held, minted = await chips_accounted(db)
         assert held == minted, seed
+
+
+async def test_a_bot_restarted_after_a_kill_takes_its_tables_back_at_once(tmp_path: Path) -> None:
+    """The killed process gave no lease back; its successor, started from the same data directory, is the same
+    owner (bot.instance) and drives the table at once, while any other process still waits for the lease to run
+    out."""
+    from bot.instance import claim, release_all
+
+    seed = random.randrange(1 << 30)
+    path, identity = str(tmp_path / "killed.db"), str(tmp_path / "data")
+    table_id = play_and_kill(path, seed, random.Random(seed), identity_dir=identity)
+    try:
+        owner = claim(identity)  # the lock died with the killed process: its identity is free to take up
+        other = claim(identity)  # while this process holds it, a second one gets an identity of its own
+        assert other != owner
+        async with await Database.open(path, owner=other) as stranger:
+            assert await stranger.acquire_leases([table_id]) == set(), seed
+        async with await Database.open(path, owner=owner) as db:
+            assert await db.acquire_leases([table_id]) == {table_id}, seed
+            assert await db.verify_ledger() == [], seed
+    finally:
+        release_all()
