@@ -65,6 +65,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 BEGIN_WRITE = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+MIGRATION_SESSION_LOCK = "SELECT pg_advisory_lock(112117100097098098)"  # one more than the per-migration lock's key
+MIGRATION_SESSION_UNLOCK = "SELECT pg_advisory_unlock(112117100097098098)"
 BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 SAVEPOINT = "fudaba_statement"
 CONNECT_TIMEOUT = 5.0  # seconds to open one connection: a server that does not answer is unavailable
@@ -160,6 +162,21 @@ class PostgresDatabase(Database):
         """Transactions and reads run (an operation is one), for tests and benchmarks."""
         self.retries = 0
         """Bodies run again after losing a race (serialization failure or deadlock)."""
+
+    async def migrate(self) -> list[int]:
+        """As :meth:`Database.migrate`, with every migration of this opening run under one lock held aside.
+
+        The lock each migration's transaction takes is not enough for two processes first opening one empty
+        database together: the second waits for it inside a transaction whose snapshot was taken before the first
+        committed, so it would apply the same migration again (``relation … already exists``). Holding a session
+        lock (on a connection of its own, for as long as the migrations run) makes the second start its transactions
+        only after the first is done, and find every migration applied."""
+        async with self._connection() as conn:
+            await conn.execute(MIGRATION_SESSION_LOCK)
+            try:
+                return await super().migrate()
+            finally:
+                await conn.execute(MIGRATION_SESSION_UNLOCK)
 
     @classmethod
     async def _connect(cls, target: str | os.PathLike[str], clock: Clock) -> PostgresDatabase:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Database, InvalidState, StorageError, StorageUnavailable
+from bot.storage.database import migrations
 from bot.storage.dialect import is_postgres_url, to_postgres, to_postgres_insert
 from bot.storage.postgres import PostgresDatabase
 from tests.pg import PgDatabases
@@ -257,3 +258,18 @@ async def test_a_server_restart_refuses_operations_clearly_then_reconnects(pg: P
         if not pg.server.running:
             await asyncio.to_thread(pg.server.start)
         await db.close()
+
+
+async def test_processes_first_opening_an_empty_database_together_migrate_it_once(pg: PgDatabases, clock: Any) -> None:
+    """Two bot processes of a fresh deployment (compose starts them together) open the new database at once."""
+    name = await pg.create(migrated=False)
+    try:
+        opened = await asyncio.gather(*(Database.open(pg.url(name), clock=clock) for _ in range(3)))
+        try:
+            assert [await db.schema_version() for db in opened] == [migrations("postgresql")[-1].version] * 3
+            assert [await db.migrate() for db in opened] == [[], [], []]  # nothing left to apply
+        finally:
+            for db in opened:
+                await db.close()
+    finally:
+        await pg.drop(name)
