@@ -20,7 +20,7 @@ with ``bot.shards.shard_of`` so that half the tables are on shard 0 and half on 
 as ``kill_player.py`` (and ``Lobby.open``/``Lobby._start``) make one: ``open_table``, ``join_table`` twice,
 ``add_bot_seat``, ``start_table`` with the opening record and log rows, then ``SETUP_MOVES`` random legal moves
 through ``TableSession.commit``. To make 10,000 affordable the set-up runs in two processes (one per shard) with
-``--setup-concurrency`` tables under way at once in each (default 4; each worker makes one guild's tables at a
+``--setup-concurrency`` tables under way at once in each (default 2; each worker makes one guild's tables at a
 time, since concurrent joins in one guild conflict): the same calls, hence the same rows, only overlapped. While
 it runs the database is ANALYZEd every few seconds, and once more at the end (what autovacuum does on its own; see
 ``keep_analyzing``). Its wall time is printed (about 2-3.5 minutes for 10,000 here). The rules are Oicho's
@@ -463,7 +463,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=25.0, help="actions per second per process")
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--setup-concurrency", type=int, default=4)
+    parser.add_argument("--setup-concurrency", type=int, default=2)
     parser.add_argument("--url", default=os.environ.get("FUDABA_BENCH_PG_URL"))
     args = parser.parse_args()
     if args.url is not None:

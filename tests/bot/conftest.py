@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -56,11 +57,31 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+BOT_DATABASE = os.environ.get("FUDABA_BOT_DATABASE", "sqlite")
+"""Where the bot tests keep their data by default: ``sqlite`` (a file), or ``postgresql`` to run the whole bot
+suite on the session's PostgreSQL server (``FUDABA_BOT_DATABASE=postgresql python -m pytest tests/bot``)."""
+
+
+def _backend(request: pytest.FixtureRequest) -> str:
+    return str(getattr(request, "param", BOT_DATABASE))
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_started(request: pytest.FixtureRequest) -> None:
+    """The PostgreSQL server, started (synchronously, before any async fixture) when this test's bot needs it."""
+    if "database" in request.fixturenames:
+        callspec = getattr(request.node, "callspec", None)
+        backend = callspec.params.get("database", BOT_DATABASE) if callspec is not None else BOT_DATABASE
+        if backend == "postgresql":
+            request.getfixturevalue("pg")
+
+
 @pytest_asyncio.fixture
 async def database(request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClock) -> AsyncIterator[Database]:
-    """The bot's database: an SQLite file, or, for a test parametrized ``("database", ["postgresql"],
-    indirect=True)``, a database of its own on the session's real PostgreSQL server (``tests/conftest.py``)."""
-    if getattr(request, "param", "sqlite") == "postgresql":
+    """The bot's database: an SQLite file, or a database of its own on the session's real PostgreSQL server
+    (``tests/conftest.py``) for a test parametrized ``("database", ["postgresql"], indirect=True)`` or when
+    ``FUDABA_BOT_DATABASE=postgresql``."""
+    if _backend(request) == "postgresql":
         pg = request.getfixturevalue("pg")
         name = await pg.create()
         try:

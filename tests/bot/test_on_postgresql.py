@@ -22,12 +22,6 @@ pytestmark = [
     pytest.mark.simcord(settle_timeout=30.0),
 ]
 
-
-@pytest.fixture(autouse=True)
-def _server_started(pg: Any) -> Any:
-    """The session's server, started (synchronously) before the bot's async fixtures open a database on it."""
-    return pg
-
 __all__ = [
     "test_a_stop_racing_the_last_move_says_what_happened_to_the_chips",
     "test_chips_go_to_the_member_who_played_the_seat_after_leaving_and_rejoining",
