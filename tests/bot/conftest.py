@@ -86,6 +86,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClo
         name = await pg.create()
         try:
             db = await Database.open(pg.url(name), clock=clock)
+            db.test_target = pg.url(name)  # type: ignore[attr-defined]  # another "process" opens it too
             try:
                 yield db
             finally:
@@ -94,6 +95,7 @@ async def database(request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClo
             await pg.drop(name)
         return
     db = await Database.open(str(tmp_path / "fudaba.db"), clock=clock)
+    db.test_target = str(tmp_path / "fudaba.db")  # type: ignore[attr-defined]
     try:
         yield db
     finally:

@@ -4,7 +4,6 @@ driving a table whose lease another process took, telling the member who pressed
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from bot.shards import Shards, shard_of
@@ -14,7 +13,7 @@ from tests.bot.conftest import make_bot
 
 
 async def test_a_process_drives_only_its_shards_tables_and_never_one_another_process_holds(
-    world: Any, database: Database, clock: Any, tmp_path: Path,
+    world: Any, database: Database, clock: Any,
 ) -> None:
     guild_id = world.guild.id
     mine = shard_of(guild_id, 2)
@@ -26,7 +25,7 @@ async def test_a_process_drives_only_its_shards_tables_and_never_one_another_pro
     # A table of a guild on the other shard, and one of this guild that another process opened (and holds).
     other_shard = await database.open_table(elsewhere, 777, "oicho", 5, buy_in=100)
     second_channel = world.guild.create_text_channel("more-tables")
-    async with await Database.open(tmp_path / "fudaba.db", clock=clock) as other:
+    async with await Database.open(database.test_target, clock=clock) as other:  # type: ignore[attr-defined]
         held = await other.open_table(guild_id, second_channel.id, "oicho", world.bob.id, buy_in=100)
 
         bot = make_bot(database, clock)
