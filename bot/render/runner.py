@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -43,7 +44,7 @@ def use_processes(workers: int) -> None:
     if workers > 0:
         # "spawn": the bot's process has threads (the database's), which a forked child would inherit half-held.
         _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_warm_quietly)
+                                        initializer=_start_worker)
     else:
         _executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
     _processes = workers > 0
@@ -156,6 +157,20 @@ def _warm() -> None:
     for lang in ("ja", "en"):
         for phase in ("betting", "round_over"):
             compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang)
+
+
+WORKER_NICENESS = 10
+"""How much lower a render worker process's CPU priority is than the bot's: when both want a core, the event loop
+(clicks, commits) goes first and a picture is drawn a moment later, never the other way round."""
+
+
+def _start_worker() -> None:
+    """A render worker process starts: lower its priority, then warm up."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: it renders at the bot's priority
+        log.warning("could not lower the render worker's priority")
+    _warm_quietly()
 
 
 def _warm_quietly() -> None:
