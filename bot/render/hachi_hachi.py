@@ -39,17 +39,18 @@ they are settled into the stacks: the pot shown is then ``pot_carried`` and no f
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
-from bot.i18n import t
 from bot.render import palette as P
-from bot.render.cards import FRENCH_RED_SUITS, FRENCH_SUIT_SYMBOL, card_back, card_size, french_face
+from bot.render.cards import FRENCH_RED_SUITS, FRENCH_SUIT_SYMBOL, Box, card_size, french_face
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit, text_width
-from bot.render.text import Canvas, text_mask
+from bot.render.plan import Drawing, RecordingCanvas, Words
+from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
+from bot.render.plan import PlacedText as PlacedText
 from games.core.cards import FrenchCard
 from games.hachi_hachi.views import HachiPublicView, RevealView, SeatLine, TrickView
 
@@ -89,7 +90,6 @@ WINNER_MARK = "★"
 SEAT_INFO_W = 250
 """A seat panel's left part (name, stack, badges, tricks); the revealed hand takes the rest."""
 
-Box = tuple[float, float, float, float]
 
 
 def rows_of(seats: int) -> int:
@@ -114,90 +114,17 @@ def seat_box(seat: int, seats: int) -> Box:
 # ---------------------------------------------------------------- the drawing plan
 
 
-@dataclass(frozen=True)
-class PlacedCard:
-    """A card drawn on the table: its box, the card (``None``: a back), where, and whose."""
-
-    box: Box
-    card: FrenchCard | None
-    area: str
-    """``indicator`` (the turned card), ``trick`` (the trick in progress), ``last_trick`` (this round's last
+HachiHachiDrawing = Drawing
+"""What a render drew, where. Card areas (``PlacedCard.area``): ``indicator`` (the turned card), ``trick`` (the trick in progress), ``last_trick`` (this round's last
     finished trick), ``reveal`` (a hand revealed this round, in its seat's panel), ``last_reveal`` (a hand
     revealed in the last round, between rounds), ``final_trick`` (the last round's last trick, between rounds)."""
-    seat: int | None = None
 
 
-@dataclass(frozen=True)
-class PlacedText:
-    text: str
-    box: Box
-    """The box of the text's ink (a badge's: its whole filled tag)."""
-    size: int
-    colour: P.RGB
-    """The text's colour (a badge's: its fill)."""
-    badge: bool = False
+class _Painter(RecordingCanvas):
+    deck = "french"
 
-
-@dataclass
-class HachiHachiDrawing:
-    """The composed image and what was drawn on it, where (for tests and for looking at a layout)."""
-
-    img: Image.Image
-    cards: list[PlacedCard] = field(default_factory=list)
-    texts: list[PlacedText] = field(default_factory=list)
-    panels: list[Box] = field(default_factory=list)
-    """The dark panels every text stands on: the top bar, the centre panel, the seat panels."""
-
-
-class _Painter(Canvas):
-    """A canvas that notes each text, badge and card it draws."""
-
-    def __init__(self, img: Image.Image) -> None:
-        super().__init__(img)
-        self.plan = HachiHachiDrawing(img)
-        self._in_badge = False
-
-    def text(
-        self,
-        xy: tuple[float, float],
-        text: str,
-        size: int,
-        fill: P.RGB = P.TEXT,
-        anchor: str = "ls",
-        bold: bool = False,
-    ) -> float:
-        if text and not self._in_badge:
-            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
-            left, top = round(xy[0]) + dx, round(xy[1]) + dy
-            self.plan.texts.append(PlacedText(text, (left, top, left + mask.width, top + mask.height), size, fill))
-        return super().text(xy, text, size, fill, anchor, bold)
-
-    def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB = P.INK) -> float:
-        self._in_badge = True
-        try:
-            w = super().badge(x, baseline, text, size, bg, fg)
-        finally:
-            self._in_badge = False
-        self.plan.texts.append(
-            PlacedText(text, (x, baseline - size * 0.95, x + w, baseline + size * 0.22), size, bg, True)
-        )
-        return w
-
-    def card(self, card: FrenchCard | None, x: float, y: float, width: int, area: str, seat: int | None = None) -> None:
-        img = card_back("french", width) if card is None else french_face(card.rank, card.suit, width)
-        xy = (round(x), round(y))
-        self.img.paste(img, xy, img)
-        self.plan.cards.append(PlacedCard((xy[0], xy[1], xy[0] + img.width, xy[1] + img.height), card, area, seat))
-
-    def panel(self, box: Box, outline: P.RGB | None = None) -> None:
-        """A dark panel (text is drawn only on these: the palette has its antialiased blends)."""
-        self.draw.rounded_rectangle(box, radius=8, fill=P.FELT_DARK, outline=outline, width=2 if outline else 1)
-        self.plan.panels.append(box)
-
-    def slot(self, x: float, y: float, width: int) -> None:
-        """An empty place for a card still to come."""
-        w, h = card_size(width)
-        self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+    def face(self, card: FrenchCard, width: int) -> Image.Image:
+        return french_face(card.rank, card.suit, width)
 
     def frame(self, box: Box) -> None:
         """The green frame of a winning card."""
@@ -234,57 +161,13 @@ def draw_hachi_hachi_table(
 ) -> HachiHachiDrawing:
     """The public table and the plan of what was drawn where."""
     c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
-    w = _Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
+    w = Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake,
+              "hachi_hachi_render.")
     _top_bar(c, view, w)
     _centre(c, view, w)
     for seat in range(view.seats):
         _seat_panel(c, view, seat, w)
     return c.plan
-
-
-@dataclass(frozen=True)
-class _Words:
-    """Per-render wording: seat names, language, and points shown as chips."""
-
-    names: list[str]
-    lang: str
-    stake: int
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "stake", max(1, self.stake))
-
-    def chips(self, points: int) -> str:
-        """Chips in a narrow place: exact below 100,000, then ``123k`` / ``4.5M``."""
-        n = points * self.stake
-        if abs(n) < 100_000:
-            return f"{n:,}"
-        thousands = round(n / 1000)
-        if abs(thousands) < 10_000:
-            return f"{thousands}k"
-        return f"{n / 1_000_000:.1f}M"
-
-    def signed(self, points: int) -> str:
-        text = self.chips(abs(points))
-        return f"+{text}" if points > 0 else f"−{text}" if points < 0 else "0"
-
-    def name(self, seat: object) -> str:
-        return self.names[seat] if isinstance(seat, int) and 0 <= seat < len(self.names) else "?"
-
-    def who(self, seats: Sequence[int]) -> str:
-        return ", ".join(self.names[s] for s in seats if 0 <= s < len(self.names))
-
-    def t(self, key: str, **params: Any) -> str:
-        return t(f"hachi_hachi_render.{key}", self.lang, **params)
-
-    def say(self, key: str, size: int, room: float, **params: Any) -> str:
-        """``t(key)`` with its ``name`` (or ``names``) shortened first, so a long name is cut and the words around
-        it still show whole within ``room``."""
-        for param in ("name", "names"):
-            value = params.get(param)
-            if isinstance(value, str):
-                rest = text_width(self.t(key, **{**params, param: ""}), size)
-                params[param] = fit(value, size, max(room - rest, 3 * size))
-        return self.t(key, **params)
 
 
 def _suit(suit: str | None) -> tuple[str, P.RGB]:
@@ -303,7 +186,7 @@ def _between_rounds(view: HachiPublicView) -> bool:
 # ---------------------------------------------------------------- top bar
 
 
-def _top_bar(c: _Painter, view: HachiPublicView, w: _Words) -> None:
+def _top_bar(c: _Painter, view: HachiPublicView, w: Words) -> None:
     c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     c.plan.panels.append((0, 0, WIDTH, TOP_BAR_H))
     base = TOP_BAR_H - 12
@@ -313,7 +196,7 @@ def _top_bar(c: _Painter, view: HachiPublicView, w: _Words) -> None:
     c.fitted((x, base), _status(view, w, room), STATUS_SIZE, room, P.GOLD)
 
 
-def _status(view: HachiPublicView, w: _Words, room: float) -> str:
+def _status(view: HachiPublicView, w: Words, room: float) -> str:
     size = STATUS_SIZE
     phase = view.phase
     if phase == "over":
@@ -333,7 +216,7 @@ def _status(view: HachiPublicView, w: _Words, room: float) -> str:
 # ---------------------------------------------------------------- centre panel
 
 
-def _centre(c: _Painter, view: HachiPublicView, w: _Words) -> None:
+def _centre(c: _Painter, view: HachiPublicView, w: Words) -> None:
     x0, y0, x1 = MARGIN, CENTRE_Y, WIDTH - MARGIN
     c.panel((x0, y0, x1, y0 + CENTRE_H))
     _info(c, view, w)
@@ -363,7 +246,7 @@ def _centre(c: _Painter, view: HachiPublicView, w: _Words) -> None:
         _last_round(c, last, view, w, split + 6, right)
 
 
-def _info(c: _Painter, view: HachiPublicView, w: _Words) -> None:
+def _info(c: _Painter, view: HachiPublicView, w: Words) -> None:
     """The turned card, trump, field and multiplier; the pot; Mizuten."""
     x0, y0 = MARGIN + 14, CENTRE_Y
     room = INFO_W - 28
@@ -394,7 +277,7 @@ def _info(c: _Painter, view: HachiPublicView, w: _Words) -> None:
         c.badge(x0, y0 + CENTRE_H - 14, fit(w.t("mizuten"), 18, room - 8), 18, P.GOLD)
 
 
-def _mizuten(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _mizuten(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     y0 = CENTRE_Y
     c.fitted((x0, y0 + 30), w.t("mizuten_title"), NAME_SIZE, x1 - x0, P.TEXT)
     x = x0 + c.text((x0, y0 + 72), TURN_MARK, 20, P.GOLD) + 8
@@ -402,7 +285,7 @@ def _mizuten(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float
     c.fitted((x0, y0 + 104), w.t("mizuten_note"), 18, x1 - x0, P.TEXT_DIM)
 
 
-def _declarations(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _declarations(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     """Each player's declaration in declaration order (SP first): Play D1-D3, folded and the fee, forced out; the
     speaker and his fee; those still to speak."""
     y0 = CENTRE_Y
@@ -448,7 +331,7 @@ def _declarations(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: 
         c.fitted((x, base), w.names[seat], size, right - 10 - x, colour)
 
 
-def _choose(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _choose(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     """The two declarers choosing split or fight at once, in secret: who has chosen, never what."""
     y0 = CENTRE_Y
     c.fitted((x0, y0 + 30), w.t("choose_title"), NAME_SIZE, x1 - x0, P.TEXT)
@@ -482,7 +365,7 @@ def _choose(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float)
     c.fitted((x0, y0 + CENTRE_H - 18), shares, 18, x1 - x0, P.TEXT_DIM)
 
 
-def _trick(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _trick(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     """The trick in progress: one column per declarer in playing order from the leader, the cards played so far,
     empty places for the rest, the winning card framed."""
     trick = view.trick
@@ -539,7 +422,7 @@ def _trick(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) 
             x += width + 6
 
 
-def _last_trick(c: _Painter, trick: TrickView, w: _Words, x0: float, x1: float) -> None:
+def _last_trick(c: _Painter, trick: TrickView, w: Words, x0: float, x1: float) -> None:
     """This round's last finished trick: its number and winner, each card under its player's name, lead first."""
     y0 = CENTRE_Y
     text = w.say("last_trick", 18, x1 - x0, n=trick.number, name=w.name(trick.winning))
@@ -553,7 +436,7 @@ def _trick_cards(
     c: _Painter,
     plays: Sequence[tuple[int, FrenchCard]],
     winner: int | None,
-    w: _Words,
+    w: Words,
     x0: float,
     x1: float,
     name_base: float,
@@ -574,7 +457,7 @@ def _trick_cards(
         c.card(card, cx + (col_w - cw) / 2, cards_y, width, area, seat)
 
 
-def _standings(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _standings(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     """Game over: every seat's final stack, most first, the winners starred."""
     y0 = CENTRE_Y
     c.fitted((x0, y0 + 28), w.t("over_title"), 20, x1 - x0, P.TEXT)
@@ -596,7 +479,7 @@ def _standings(c: _Painter, view: HachiPublicView, w: _Words, x0: float, x1: flo
         c.fitted((x, base), w.names[seat], size, right - x, P.GOLD if won else P.TEXT)
 
 
-def _last_round(c: _Painter, last: dict[str, Any], view: HachiPublicView, w: _Words, x0: float, x1: float) -> None:
+def _last_round(c: _Painter, last: dict[str, Any], view: HachiPublicView, w: Words, x0: float, x1: float) -> None:
     """The last round's result from its summary: who took the pot (or split it, or nobody played), the tricks,
     Mizuten paid, a pot refunded at the game's end; and its last trick, lead first, the winner framed."""
     y0 = CENTRE_Y
@@ -641,7 +524,7 @@ def _last_round(c: _Painter, last: dict[str, Any], view: HachiPublicView, w: _Wo
         _trick_cards(c, plays, winner, w, x0 + label_w + 8, x1, name_base, FINAL_CARD_W, "final_trick")
 
 
-def _listing(items: Sequence[tuple[int, str]], w: _Words, size: int, room: float) -> str:
+def _listing(items: Sequence[tuple[int, str]], w: Words, size: int, room: float) -> str:
     """``name value · name value …`` in ``room``: the names share what the values and separators leave, a short
     name taking only what it needs."""
     sep = " · "
@@ -680,7 +563,7 @@ def _final_trick(last: dict[str, Any], seats: int) -> tuple[list[tuple[int, Fren
 # ---------------------------------------------------------------- seat panels
 
 
-def _seat_panel(c: _Painter, view: HachiPublicView, seat: int, w: _Words) -> None:
+def _seat_panel(c: _Painter, view: HachiPublicView, seat: int, w: Words) -> None:
     x0, y, x1, y1 = seat_box(seat, view.seats)
     acting = seat in view.to_act
     line = view.lines[seat] if seat < len(view.lines) else None
@@ -731,7 +614,7 @@ def _seat_panel(c: _Painter, view: HachiPublicView, seat: int, w: _Words) -> Non
         _reveal(c, reveal, w, x0 + SEAT_INFO_W + 14, x1 - 10, y, seat)
 
 
-def _badges(view: HachiPublicView, line: SeatLine | None, w: _Words) -> list[tuple[str, P.RGB]]:
+def _badges(view: HachiPublicView, line: SeatLine | None, w: Words) -> list[tuple[str, P.RGB]]:
     """SP, then the seat's state; split or fight once both choices are shown."""
     if line is None or line.state == "out":
         return [(w.t("state_out"), P.LOSE)]
@@ -757,7 +640,7 @@ def _badges(view: HachiPublicView, line: SeatLine | None, w: _Words) -> list[tup
 
 
 def _seat_line3(
-    c: _Painter, view: HachiPublicView, line: SeatLine, w: _Words, x0: float, x1: float, base: float
+    c: _Painter, view: HachiPublicView, line: SeatLine, w: Words, x0: float, x1: float, base: float
 ) -> None:
     if line.fee and not view.game_over:
         after = w.t("fee_line", fee=w.chips(line.fee), after=w.chips(line.stack_after_fees))
@@ -814,7 +697,7 @@ def _from_view(r: RevealView) -> _Shown:
     return _Shown(r.role, r.yaku, r.cards, r.aces, value, "reveal")
 
 
-def _reveal(c: _Painter, shown: _Shown, w: _Words, x0: float, x1: float, y: float, seat: int) -> None:
+def _reveal(c: _Painter, shown: _Shown, w: Words, x0: float, x1: float, y: float, seat: int) -> None:
     """The yaku (full names when they fit, else short ones) and the Aces of a forced-out hand over the cards shown,
     overlapping if need be (what the hand is worth stands in the seat's third line; a hand of the last round says
     so instead)."""

@@ -34,17 +34,18 @@ red numeral and frame, Li Tyen as 老千.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PIL import Image
 
 from bot.i18n import t
 from bot.render import palette as P
-from bot.render.cards import card_back, card_size, lukfu_face
+from bot.render.cards import card_size, lukfu_face
 from bot.render.encode import Format, encode
-from bot.render.fonts import fit, text_width
-from bot.render.text import Canvas, text_mask
+from bot.render.plan import Drawing, RecordingCanvas, Words
+from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
+from bot.render.plan import PlacedText as PlacedText
 from games.core.cards import LukFuCard, parse_lukfu
 from games.luk_fu.views import LukFuPublicView, PlayView, TrickView
 
@@ -95,7 +96,6 @@ FINAL_NAME_W = 110
 FINAL_COL_GAP = 14
 """Between the final trick's plays (the winning play's frame stands 6 px out into it)."""
 
-Box = tuple[float, float, float, float]
 
 
 def table_height(seats: int) -> int:
@@ -106,90 +106,17 @@ def table_height(seats: int) -> int:
 # ---------------------------------------------------------------- the drawing plan
 
 
-@dataclass(frozen=True)
-class PlacedCard:
-    """A card drawn on the table: its box, the card (``None``: drawn as a back), where, and whose."""
-
-    box: Box
-    card: LukFuCard | None
-    area: str
-    """``trick`` (the trick in progress or the last one), ``won`` (a seat's winning cards), ``sitter`` (the
+LukFuDrawing = Drawing
+"""What a render drew, where. Card areas (``PlacedCard.area``): ``trick`` (the trick in progress or the last one), ``won`` (a seat's winning cards), ``sitter`` (the
     sitter's hidden card), ``dead`` (the dead card), ``last_hand`` (the last hand's cards, revealed),
     ``final_trick`` (the last hand's final trick: its face-up plays, and backs for the face-down ones)."""
-    seat: int | None = None
 
 
-@dataclass(frozen=True)
-class PlacedText:
-    text: str
-    box: Box
-    """The box of the text's ink (a badge's: its whole filled tag)."""
-    size: int
-    colour: P.RGB
-    """The text's colour (a badge's: its fill)."""
-    badge: bool = False
+class _Painter(RecordingCanvas):
+    deck = "lukfu"
 
-
-@dataclass
-class LukFuDrawing:
-    """The composed image and what was drawn on it, where (for tests and for looking at a layout)."""
-
-    img: Image.Image
-    cards: list[PlacedCard] = field(default_factory=list)
-    texts: list[PlacedText] = field(default_factory=list)
-    panels: list[Box] = field(default_factory=list)
-    """The dark panels every text stands on: the top bar, the centre panel, the seat rows."""
-
-
-class _Painter(Canvas):
-    """A canvas that notes each text, badge and card it draws (a list append each: the masks are cached)."""
-
-    def __init__(self, img: Image.Image) -> None:
-        super().__init__(img)
-        self.plan = LukFuDrawing(img)
-        self._in_badge = False
-
-    def text(
-        self,
-        xy: tuple[float, float],
-        text: str,
-        size: int,
-        fill: P.RGB = P.TEXT,
-        anchor: str = "ls",
-        bold: bool = False,
-    ) -> float:
-        if text and not self._in_badge:
-            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
-            left, top = round(xy[0]) + dx, round(xy[1]) + dy
-            self.plan.texts.append(PlacedText(text, (left, top, left + mask.width, top + mask.height), size, fill))
-        return super().text(xy, text, size, fill, anchor, bold)
-
-    def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB) -> float:
-        self._in_badge = True
-        try:
-            w = super().badge(x, baseline, text, size, bg, fg)
-        finally:
-            self._in_badge = False
-        box = (x, baseline - size * 0.95, x + w, baseline + size * 0.22)  # Canvas.badge's tag
-        self.plan.texts.append(PlacedText(text, box, size, bg, badge=True))
-        return w
-
-    def card(self, card: LukFuCard | None, x: float, y: float, width: int, area: str, seat: int | None = None) -> None:
-        """A face, or a back for ``None``."""
-        img = card_back("lukfu", width) if card is None else lukfu_face(card.rank, card.suit, width)
-        xy = (round(x), round(y))
-        self.img.paste(img, xy, img)
-        self.plan.cards.append(PlacedCard((xy[0], xy[1], xy[0] + img.width, xy[1] + img.height), card, area, seat))
-
-    def panel(self, box: Box, outline: P.RGB | None = None) -> None:
-        """A dark panel (text is drawn only on these: the palette has its antialiased blends)."""
-        self.draw.rounded_rectangle(box, radius=8, fill=P.FELT_DARK, outline=outline, width=2 if outline else 1)
-        self.plan.panels.append(box)
-
-    def slot(self, x: float, y: float, width: int) -> None:
-        """An empty place for a card still to come."""
-        w, h = card_size(width)
-        self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+    def face(self, card: LukFuCard, width: int) -> Image.Image:
+        return lukfu_face(card.rank, card.suit, width)
 
 
 # ---------------------------------------------------------------- entry points
@@ -214,7 +141,7 @@ def compose_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str 
 def draw_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> LukFuDrawing:
     """The public table and the plan of what was drawn where."""
     c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
-    w = _Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
+    w = Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
     _top_bar(c, view, w)
     _centre(c, view, w)
     for seat in range(view.seats):
@@ -222,50 +149,10 @@ def draw_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "
     return c.plan
 
 
-@dataclass(frozen=True)
-class _Words:
-    """Per-render wording: seat names, language, and points shown as chips."""
-
-    names: list[str]
-    lang: str
-    stake: int
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "stake", max(1, self.stake))
-
-    def chips(self, points: int) -> str:
-        """Chips in a narrow place: exact below 100,000, then ``123k`` / ``4.5M``."""
-        n = points * self.stake
-        if abs(n) < 100_000:
-            return f"{n:,}"
-        thousands = round(n / 1000)
-        if abs(thousands) < 10_000:
-            return f"{thousands}k"
-        return f"{n / 1_000_000:.1f}M"
-
-    def signed(self, points: int) -> str:
-        text = self.chips(abs(points))
-        return f"+{text}" if points > 0 else f"−{text}" if points < 0 else "0"
-
-    def who(self, seats: Sequence[int]) -> str:
-        return ", ".join(self.names[s] for s in seats if 0 <= s < len(self.names))
-
-
-def _say(key: str, lang: str, size: int, room: float, **params: Any) -> str:
-    """``t(key)`` with its ``name`` (or ``names``) shortened first, so a long name is cut and the rest of the line
-    (the words around it) still shows whole within ``room``."""
-    for param in ("name", "names"):
-        value = params.get(param)
-        if isinstance(value, str):
-            rest = text_width(t(key, lang, **{**params, param: ""}), size)
-            params[param] = fit(value, size, max(room - rest, 3 * size))
-    return t(key, lang, **params)
-
-
 # ---------------------------------------------------------------- top bar
 
 
-def _top_bar(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
+def _top_bar(c: _Painter, view: LukFuPublicView, w: Words) -> None:
     lang = w.lang
     c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     c.plan.panels.append((0, 0, WIDTH, TOP_BAR_H))
@@ -281,24 +168,24 @@ def _top_bar(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
     c.fitted((x, base), _status(view, w, right - x), STATUS_SIZE, right - x, P.GOLD)
 
 
-def _status(view: LukFuPublicView, w: _Words, room: float) -> str:
-    lang, names = w.lang, w.names
+def _status(view: LukFuPublicView, w: Words, room: float) -> str:
+    names = w.names
     phase = view.phase
     size = STATUS_SIZE
     if phase == "over":
-        return _say("luk_fu_render.status_over", lang, size, room, names=w.who(view.winners))
+        return w.say("luk_fu_render.status_over", size, room, names=w.who(view.winners))
     if phase == "tigers":
-        return _say("luk_fu_render.status_tigers", lang, size, room, names=w.who(view.tigers_waiting))
+        return w.say("luk_fu_render.status_tigers", size, room, names=w.who(view.tigers_waiting))
     seat = {"call": view.caller, "lead": view.leader, "follow": view.follower, "stop": view.stop_seat}.get(phase)
     if seat is None:
         return ""
-    return _say(f"luk_fu_render.status_{phase}", lang, size, room, name=names[seat])
+    return w.say(f"luk_fu_render.status_{phase}", size, room, name=names[seat])
 
 
 # ---------------------------------------------------------------- centre panel
 
 
-def _centre(c: _Painter, view: LukFuPublicView, w: _Words) -> None:
+def _centre(c: _Painter, view: LukFuPublicView, w: Words) -> None:
     x0, y0, x1 = MARGIN, CENTRE_Y, WIDTH - MARGIN
     c.panel((x0, y0, x1, y0 + CENTRE_H))
     last = view.last_result
@@ -332,7 +219,7 @@ def _order_from(view: LukFuPublicView, first: int | None) -> list[int]:
     return active[i:] + active[:i]
 
 
-def _trick(c: _Painter, view: LukFuPublicView, trick: TrickView, w: _Words, *, finished: bool) -> None:
+def _trick(c: _Painter, view: LukFuPublicView, trick: TrickView, w: Words, *, finished: bool) -> None:
     """The trick in progress (players still to play as empty places) or the last finished one, with its kind,
     what it is worth and, once finished, who won it."""
     lang = w.lang
@@ -348,7 +235,7 @@ def _trick(c: _Painter, view: LukFuPublicView, trick: TrickView, w: _Words, *, f
         x += c.badge(x, base, t("luk_fu_render.unbeatable", lang), 18, P.GOLD, P.INK) + 14
     if finished and trick.winner is not None:
         room = x1 - 14 - x
-        won = _say("luk_fu_render.trick_won_by", lang, NAME_SIZE, room, name=w.names[trick.winner])
+        won = w.say("luk_fu_render.trick_won_by", NAME_SIZE, room, name=w.names[trick.winner])
         c.fitted((x1 - 14, base), won, NAME_SIZE, room, P.WIN, anchor="rs")
 
     plays = {p.seat: p for p in trick.plays}
@@ -375,7 +262,7 @@ def _play_tag(play: PlayView | None, acting: bool, finished: bool, lang: str) ->
     return "", P.TEXT_DIM
 
 
-def _play_name(c: _Painter, x: float, base: float, seat: int, lead: bool, acting: bool, room: float, w: _Words) -> None:
+def _play_name(c: _Painter, x: float, base: float, seat: int, lead: bool, acting: bool, room: float, w: Words) -> None:
     """``[Lead] ▶ name`` on one line."""
     start = x
     if lead:
@@ -390,7 +277,7 @@ def _trick_columns(
     entries: list[tuple[int, PlayView | None, bool]],
     size: int,
     leader: int | None,
-    w: _Words,
+    w: Words,
     finished: bool,
 ) -> None:
     """Three columns (lead first), each: the player's name, the cards, and what the play is doing."""
@@ -429,7 +316,7 @@ def _trick_rows(
     entries: list[tuple[int, PlayView | None, bool]],
     size: int,
     leader: int | None,
-    w: _Words,
+    w: Words,
     finished: bool,
 ) -> None:
     """Three rows (lead first) for plays of 5 to 9 cards: name, the cards, what the play is doing."""
@@ -458,7 +345,7 @@ def _trick_rows(
             c.fitted((cards_end + 16, base), tag, 20, x1 - 20 - cards_end - 16, colour)
 
 
-def _calls(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: float) -> None:
+def _calls(c: _Painter, view: LukFuPublicView, w: Words, x0: float, x1: float) -> None:
     """The call so far, one line per active player in order of play (parent first), until the first lead; with
     the Five Tigers question after it (``after_call``), and the parent's 3-card limit if he passed."""
     lang = w.lang
@@ -496,7 +383,7 @@ def _calls(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: float) 
         c.fitted((x0 + 14, y0 + CENTRE_H - 18), t("luk_fu_render.first_lead_limit", lang), 18, x1 - x0 - 28, P.TEXT_DIM)
 
 
-def _standings(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: float) -> None:
+def _standings(c: _Painter, view: LukFuPublicView, w: Words, x0: float, x1: float) -> None:
     """Game over: every seat's final stack, most first, the winners starred."""
     lang = w.lang
     y0 = CENTRE_Y
@@ -519,7 +406,7 @@ def _standings(c: _Painter, view: LukFuPublicView, w: _Words, x0: float, x1: flo
         c.fitted((x, base), w.names[seat], NAME_SIZE, right - x, P.GOLD if won else P.TEXT)
 
 
-def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: float, *, compact: bool = False) -> None:
+def _last_hand(c: _Painter, last: dict[str, Any], w: Words, x0: float, x1: float, *, compact: bool = False) -> None:
     """The last hand's result: who won and with how many tricks (or Five Tigers 五虎, no winner, all passed), the
     winner's winning cards and, at 4 players, the sitter's card (revealed at settlement) and his bonus.
 
@@ -556,7 +443,7 @@ def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: floa
             room = min(
                 c.text_width(t(key, lang, name=who), 18), max(least, x1 - x0 - 16 - c.text_width(result, NAME_SIZE))
             )
-            label = _say(key, lang, 18, room, name=who)
+            label = w.say(key, 18, room, name=who)
             result_x1 -= c.fitted((x1, result_base), label, 18, room, P.TEXT_DIM, anchor="rs") + 16
             c.card(LukFuCard.parse(sitter_card), x1 - cw, cards_y, SMALL_CARD_W, "last_hand", sitter)
             cards_x1 -= cw + 10
@@ -569,13 +456,13 @@ def _last_hand(c: _Painter, last: dict[str, Any], w: _Words, x0: float, x1: floa
         else:
             top = y0 + CENTRE_H - 14 - ch
             base = top + ch / 2 + 7
-            label = _say("luk_fu_render.last_sitter_card", lang, 18, x1 - x0 - 2 * cw - 120, name=who)
+            label = w.say("luk_fu_render.last_sitter_card", 18, x1 - x0 - 2 * cw - 120, name=who)
             x = x0 + c.text((x0, base), label, 18, P.TEXT_DIM) + 10
             c.card(LukFuCard.parse(sitter_card), x, top, SMALL_CARD_W, "last_hand", sitter)
             if last.get("sitter_bonus"):
                 c.badge(x + cw + 10, base, t("luk_fu_render.last_sitter_bonus", lang), 18, P.WIN, P.INK)
     if winner is not None:
-        result = _say(result_key, lang, NAME_SIZE, result_x1 - x0, name=names[winner], tricks=count)
+        result = w.say(result_key, NAME_SIZE, result_x1 - x0, name=names[winner], tricks=count)
         c.fitted((x0, result_base), result, NAME_SIZE, result_x1 - x0, P.GOLD)
         won_cards = (last.get("winning_cards") or [])[winner] if winner < len(last.get("winning_cards") or []) else []
         step = min(cw + SMALL_GAP, (cards_x1 - x0 - cw) / max(1, len(won_cards) - 1))
@@ -660,7 +547,7 @@ def _final_widths(plays: Sequence[PlayView], room: float) -> list[float]:
     return [room / n] * n
 
 
-def _final_trick_row(c: _Painter, final: _FinalTrick, w: _Words, x0: float, x1: float) -> None:
+def _final_trick_row(c: _Painter, final: _FinalTrick, w: Words, x0: float, x1: float) -> None:
     """The last hand's final trick in the panel's bottom part: its label and winner on the left, then each play
     (lead first) under its player's name, face-down plays as backs, the winning play framed in green."""
     lang = w.lang
@@ -675,7 +562,7 @@ def _final_trick_row(c: _Painter, final: _FinalTrick, w: _Words, x0: float, x1: 
     column = max(size * cw + (size - 1) * CARD_GAP, FINAL_NAME_W)
     room = max(FINAL_LABEL_W, x1 - x0 - FINAL_COL_GAP - 6 - len(plays) * column - (len(plays) - 1) * FINAL_COL_GAP)
     label = t("luk_fu_render.last_final_trick", lang)
-    won = _say("luk_fu_render.trick_won_by", lang, 18, room, name=w.names[final.winner])
+    won = w.say("luk_fu_render.trick_won_by", 18, room, name=w.names[final.winner])
     label_w = min(room, max(c.text_width(label, 18), c.text_width(won, 18)))
     c.fitted((x0, name_base), label, 18, label_w, P.TEXT_DIM)
     c.fitted((x0, cards_y + ch / 2 + 7), won, 18, label_w, P.WIN)
@@ -706,7 +593,7 @@ def _between_hands(view: LukFuPublicView) -> bool:
     return view.last_deltas is not None and (view.phase == "over" or view.trick_no == 0)
 
 
-def _seat_row(c: _Painter, view: LukFuPublicView, seat: int, y: float, w: _Words) -> None:
+def _seat_row(c: _Painter, view: LukFuPublicView, seat: int, y: float, w: Words) -> None:
     lang = w.lang
     x0, x1 = MARGIN, WIDTH - MARGIN
     acting = seat in view.to_act
