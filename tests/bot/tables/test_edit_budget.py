@@ -43,10 +43,18 @@ async def test_a_waiter_that_gives_up_passes_its_turn_on() -> None:
     waiter = asyncio.create_task(budget.take(low=True))
     await asyncio.sleep(0)
     waiter.cancel()
-    await asyncio.wait_for(budget.take(), timeout=1.0)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await asyncio.wait_for(budget.take(), timeout=1.0)  # not stuck behind the waiter that left
+    assert waiter.cancelled()
+    assert loop.time() - start < 0.5  # served in its turn (one token's worth at 100 a second)
 
 
 async def test_a_zero_budget_never_waits() -> None:
     budget = EditBudget(per_second=0.0)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
     for _ in range(1000):
         await budget.take()
+    assert loop.time() - start < 0.5
+    assert not budget._waiting  # nobody was ever queued
