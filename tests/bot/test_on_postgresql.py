@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.bot.tables.driver import live_table, open_panel, press, whose_turn
+from tests.bot.tables.driver import open_oicho, open_panel, press, said, whose_turn
 from tests.bot.tables.test_every_game import test_every_game_plays_to_the_end_through_the_panels
 from tests.bot.tables.test_faults import (
     test_a_stop_racing_the_last_move_says_what_happened_to_the_chips,
@@ -31,10 +31,6 @@ __all__ = [
 ]
 
 
-def _said(result: Any) -> str:
-    return " ".join(m.content or "" for m in [result.response, *result.followups] if m is not None)
-
-
 async def test_the_database_is_really_postgresql(world: Any) -> None:
     from bot.storage.postgres import PostgresDatabase
 
@@ -42,17 +38,13 @@ async def test_the_database_is_really_postgresql(world: Any) -> None:
 
 
 async def test_a_postgresql_restart_mid_game_refuses_moves_then_carries_on(world: Any, pg: Any) -> None:
-    await world.alice.slash(world.channel, "play", game="oicho")
-    lobby = world.channel.last_message
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(lobby, label="Start")
-    table = live_table(world)
+    table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)
     serial = table.engine.serial
     pg.server.stop()
     try:
         told = await press(world, mover, "bet 1 5")
-        assert told.ephemeral and "cannot be reached" in _said(told)
+        assert told.ephemeral and "cannot be reached" in said(told)
         assert table.status == "playing" and table.engine is None
     finally:
         pg.server.start()

@@ -119,3 +119,20 @@ async def play_until(world: Any, members: dict[int, Any], stop: Any, limit: int 
         user_id = table.seats[seat].user_id
         await play_one_turn(world, members[user_id])
     raise AssertionError("the game did not end")
+
+
+async def open_oicho(world: Any, *members: Any, bot: bool = False) -> TableSession:
+    """Alice opens an Oicho-Kabu table; ``members`` join, a bot is added if asked, and Alice starts it."""
+    await world.alice.slash(world.channel, "play", game="oicho")
+    lobby = world.channel.last_message
+    for member in members:
+        await member.click(lobby, label="Join")
+    if bot:
+        await world.alice.click(lobby, label="Add bot")
+    await world.alice.click(lobby, label="Start")
+    return live_table(world)
+
+
+def said(result: Any) -> str:
+    """Everything a member was told by one interaction: the response and its follow-ups."""
+    return " ".join(m.content or "" for m in [result.response, *result.followups] if m is not None)

@@ -10,23 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage import StorageUnavailable
-from tests.bot.tables.driver import enabled_actions, live_table, open_panel, press, whose_turn
-
-
-async def _open_oicho(world: Any) -> Any:
-    await world.alice.slash(world.channel, "play", game="oicho")
-    lobby = world.channel.last_message
-    await world.bob.click(lobby, label="Join")
-    await world.alice.click(lobby, label="Start")
-    return live_table(world)
-
-
-def _said(result: Any) -> str:
-    return " ".join(m.content or "" for m in [result.response, *result.followups] if m is not None)
+from tests.bot.tables.driver import (
+    buttons,
+    enabled_actions,
+    live_table,
+    open_oicho,
+    open_panel,
+    press,
+    said,
+    whose_turn,
+)
 
 
 async def test_a_move_while_the_database_is_away_is_refused_and_not_made(world: Any, monkeypatch: Any) -> None:
-    table = await _open_oicho(world)
+    table = await open_oicho(world, world.bob)
     db = world.env.bot.db
     seat, mover = whose_turn(world)
     serial = table.engine.serial
@@ -37,25 +34,25 @@ async def test_a_move_while_the_database_is_away_is_refused_and_not_made(world: 
     monkeypatch.setattr(db, "append_step", away)
     monkeypatch.setattr(db, "restart_point", away)
     told = await press(world, mover, "bet 1 5")
-    assert told.ephemeral and "cannot be reached" in _said(told) and "not done" in _said(told)
+    assert told.ephemeral and "cannot be reached" in said(told) and "not done" in said(told)
     assert table.engine is None and table.status == "playing"  # memory never runs ahead of the database
     # While the database is still away, the table is not rebuilt and says so; it is not marked broken.
     again = await world.bob.click(world.channel.last_message, custom_id=f"fdb:{table.id}:t:hand")
-    assert again.ephemeral and "cannot be reached" in _said(again)
+    assert again.ephemeral and "cannot be reached" in said(again)
     assert table.status == "playing" and table.engine is None
     # The database is back: the next click rebuilds the table from what was stored, without the bet.
     monkeypatch.undo()
     panel = await open_panel(world, mover)
     assert table.engine is not None and table.engine.serial == serial
     assert table.engine.view(seat).my_bets == ()
-    assert "bet 1 5" in " ".join(b.get("custom_id", "").replace("~", " ") for b in _buttons(panel))
+    assert "bet 1 5" in " ".join(b.get("custom_id", "").replace("~", " ") for b in buttons(panel.response))
     await press(world, mover, "bet 1 5")
     assert table.engine.view(seat).my_bets == ((1, 5),)
 
 
 async def test_a_move_in_doubt_is_reported_as_such_and_the_table_shows_the_stored_truth(
         world: Any, monkeypatch: Any) -> None:
-    table = await _open_oicho(world)
+    table = await open_oicho(world, world.bob)
     db = world.env.bot.db
     seat, mover = whose_turn(world)
     real = db.append_step
@@ -66,8 +63,8 @@ async def test_a_move_in_doubt_is_reported_as_such_and_the_table_shows_the_store
 
     monkeypatch.setattr(db, "append_step", broke_while_committing)
     told = await press(world, mover, "bet 1 5")
-    said = _said(told)
-    assert told.ephemeral and "may or may not" in said and "Nothing was changed" not in said
+    text = said(told)
+    assert told.ephemeral and "may or may not" in text and "Nothing was changed" not in text
     monkeypatch.undo()
     # Nobody clicks: the restorer's sweep rebuilds the table, which has the bet (it was stored), once only.
     await world.env.advance_time(6)
@@ -94,7 +91,7 @@ async def test_a_table_comes_back_by_itself_once_the_database_answers_and_its_bo
     move = sorted(enabled_actions(await open_panel(world, member)))[0]
     serial = table.engine.serial
     told = await press(world, member, move)
-    assert "cannot be reached" in _said(told) and table.engine is None
+    assert "cannot be reached" in said(told) and table.engine is None
     await world.env.advance_time(12)  # two tries while the database is still away: the table waits
     assert table.engine is None and table.status == "playing"
     monkeypatch.undo()
@@ -113,9 +110,3 @@ async def test_a_table_comes_back_by_itself_once_the_database_answers_and_its_bo
     # the table really goes on, not just loaded.
     assert table.engine.deal_no > deal
     assert table.engine.to_act() == {seat}
-
-
-def _buttons(panel: Any) -> list[dict[str, Any]]:
-    from tests.bot.tables.driver import buttons
-
-    return buttons(panel.response)

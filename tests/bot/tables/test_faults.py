@@ -22,23 +22,13 @@ from tests.bot.tables.driver import (
     enabled_actions,
     forge_click,
     live_table,
+    open_oicho,
     open_panel,
     play_one_turn,
     press,
     table_message,
     whose_turn,
 )
-
-
-async def _open_oicho(world: Any, *members: Any, bot: bool = False) -> Any:
-    await world.alice.slash(world.channel, "play", game="oicho")
-    lobby = world.channel.last_message
-    for member in members:
-        await member.click(lobby, label="Join")
-    if bot:
-        await world.alice.click(lobby, label="Add bot")
-    await world.alice.click(lobby, label="Start")
-    return live_table(world)
 
 
 def _members(world: Any) -> dict[int, Any]:
@@ -122,7 +112,7 @@ async def test_a_lobby_that_cannot_be_posted_is_rolled_back(world: Any) -> None:
 
 
 async def test_a_move_whose_panel_update_fails_is_reported_as_made_and_not_doubled(world: Any) -> None:
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     engine = table.engine
     seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
@@ -143,7 +133,7 @@ async def test_a_move_whose_panel_update_fails_is_reported_as_made_and_not_doubl
 
 
 async def test_a_failed_table_edit_after_a_move_does_not_say_nothing_changed(world: Any) -> None:
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)
     world.env.inject_error("PATCH", "/channels/*/messages/*", status=500, times=1)
     result = await press(world, mover, "bet 1 5")
@@ -177,7 +167,7 @@ def _result_posts(world: Any, deal: int) -> list[Any]:
 
 async def test_a_results_message_that_failed_is_posted_late_not_never(world: Any) -> None:
     db = world.env.bot.db
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     hand = await _deal_until_settled(world, table, fail_results=1)
     # The post failed once; the table's next update brought it to the channel, with its seed.
     posts = _result_posts(world, hand.deal_no)
@@ -188,7 +178,7 @@ async def test_a_results_message_that_failed_is_posted_late_not_never(world: Any
 
 async def test_results_owed_before_a_restart_are_posted_after_it(world: Any, database: Any, clock: Any) -> None:
     db = world.env.bot.db
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     hand = await _deal_until_settled(world, table, fail_results=50)
     assert _result_posts(world, hand.deal_no) == []
     assert [h.deal_no for h in await db.unposted_results()] == [hand.deal_no]
@@ -206,7 +196,7 @@ async def test_results_owed_before_a_restart_are_posted_after_it(world: Any, dat
 @pytest.mark.parametrize("stop_first", [False, True])
 async def test_a_stop_racing_the_last_move_says_what_happened_to_the_chips(world: Any, stop_first: bool) -> None:
     db = world.env.bot.db
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     engine = table.engine
     while engine.public_view().phase != "dealer":
         _seat, member = whose_turn(world)
@@ -236,7 +226,7 @@ async def test_a_stop_racing_the_last_move_says_what_happened_to_the_chips(world
 
 async def test_stopping_right_after_a_deal_settles_is_not_called_void(world: Any) -> None:
     db = world.env.bot.db
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     await _deal_until_settled(world, table, fail_results=0)
     stopped = await world.alice.slash(world.channel, "table stop")
     assert "settled" in (stopped.response or stopped.followups[0]).content
@@ -254,7 +244,7 @@ async def test_a_table_update_in_flight_never_lands_after_the_final_message(worl
 
     import bot.tables.public as public
 
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     manager = world.env.bot.tables
     gate = asyncio.Event()
     if stage == "drawing":
@@ -317,7 +307,7 @@ async def test_names_survive_a_restart(world: Any, database: Any, clock: Any) ->
 
 
 async def test_typed_amounts_take_digits_and_thousands_separators_only(world: Any) -> None:
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)
     panel = await open_panel(world, mover)
     custom = next(b["custom_id"] for b in buttons(panel.response) if ":u:amt:" in b.get("custom_id", ""))
@@ -340,7 +330,7 @@ async def test_typed_amounts_take_digits_and_thousands_separators_only(world: An
 
 async def test_every_malformed_or_forged_id_gets_an_answer_and_changes_nothing(world: Any) -> None:
     db = world.env.bot.db
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     engine = table.engine
     seat, mover = whose_turn(world)
     decision = engine.decision_id(seat)
@@ -381,7 +371,7 @@ async def test_every_malformed_or_forged_id_gets_an_answer_and_changes_nothing(w
 
 
 async def test_a_forged_stale_button_on_a_public_message_never_shows_the_panel_publicly(world: Any) -> None:
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)
     other = world.bob if mover is world.alice else world.alice
     stale = f"fdb:{table.id}:{table.engine.decision_id(seat) + 3}:a:done"
@@ -411,7 +401,7 @@ async def test_refusals_never_show_a_balance_publicly(world: Any) -> None:
 
 
 async def test_the_away_flag_survives_a_restart(world: Any, database: Any, clock: Any) -> None:
-    table = await _open_oicho(world, world.bob)
+    table = await open_oicho(world, world.bob)
     waiting = min(table.engine.to_act())
     await world.env.advance_time(61)
     assert table.seats[waiting].away
