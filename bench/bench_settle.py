@@ -24,7 +24,9 @@ run out and every table's rows grow alike; one round runs one deal of each, in a
 burst of load on a shared machine hits them all alike. Reported: median and p99 latency per deal, deals
 per second (from the median) and the ratio subject / raw (goal: at least 0.5x), and the thread hops per
 deal (each aiosqlite call is a round trip through the connection's worker thread, counted by wrapping
-``Connection._execute``), which is what the ratio mostly comes down to.
+``Connection._execute``), which is what the ratio mostly comes down to. The baseline pays one per statement;
+the subject, a write transaction that can start at once, runs whole on the event loop and pays none
+(``bot.storage.sqlite``).
 """
 
 from __future__ import annotations

@@ -184,16 +184,17 @@ def _drive(conn: sqlite3.Connection, steps: Generator[Any, Any, T], run: Callabl
             value, error = None, exc
 
 
-def run_transaction(conn: sqlite3.Connection, body: Awaitable[T]) -> T:
+def run_transaction(conn: sqlite3.Connection, body: Awaitable[T], *, begun: bool = False) -> T:
     """Run ``body`` as one write transaction on ``conn`` and give its result.
 
-    BEGIN IMMEDIATE takes the write lock first, so the body's reads and writes see one state; any exception leaving
-    the body (a statement's error it did not handle, or a refusal it raised) rolls back everything it wrote and is
-    re-raised.
+    BEGIN IMMEDIATE takes the write lock first (``begun``: the caller already did), so the body's reads and writes
+    see one state; any exception leaving the body (a statement's error it did not handle, or a refusal it raised)
+    rolls back everything it wrote and is re-raised.
     """
     steps = body.__await__()
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        if not begun:
+            conn.execute("BEGIN IMMEDIATE")
         try:
             result = _drive(conn, steps, perform)
             conn.execute("COMMIT")
