@@ -513,8 +513,10 @@ async def restart(world: World, db_path: Path) -> Timings:
     runner.cache.clear()  # a new process starts with no images
     gc.collect()
     gc.freeze()  # the set-up world (SimCord's Discord, the old bot) out of the collector's sight, as in a new process
+    # The same lasting process identity as before the restart (``python -m bot`` keeps it in data/instance.id), so
+    # the new process takes its tables back at once instead of waiting for their leases to run out.
     new_bot = create_bot(str(db_path), edit_interval=1.0, bot_pace=0.0, edits_per_second=EDITS_PER_SECOND,
-                         render_processes=RENDER_PROCESSES, tune_gc=True)
+                         render_processes=RENDER_PROCESSES, tune_gc=True, owner=env.bot.db.owner)
     started: dict[str, float] = {}
     setup_hook = new_bot.setup_hook
 
