@@ -3,7 +3,7 @@
 Two backends behind one :class:`Database` API, chosen by what :meth:`Database.open` is given (``DATABASE_URL``):
 
 * a file path (the default, zero setup) or ``":memory:"``: SQLite, one aiosqlite connection (WAL,
-  ``synchronous=NORMAL``, foreign keys, busy timeout), :mod:`bot.storage.sqlite`;
+  ``synchronous=NORMAL``, foreign keys; checkpoints on a second connection), :mod:`bot.storage.sqlite`;
 * ``postgresql://…``: PostgreSQL, a pool of asyncpg connections, serializable transactions,
   :mod:`bot.storage.postgres`.
 
@@ -105,10 +105,11 @@ may be used again.
 
 Concurrency. Each operation is one transaction (or one read), written once as a body that awaits
 statement requests (:mod:`bot.storage.tx`), and run whole even if the coroutine that sent it is cancelled.
-On SQLite it runs on the connection's thread: one round trip from the event loop however many statements
-it makes, so a click does not wait behind a settlement's dozen; that thread runs one body at a time, so
-no transaction or read sees another half done; one ``asyncio.Lock``, held only across that round trip,
-keeps them out of a transaction driven by hand (tests). On PostgreSQL the same bodies run side by side on
+On SQLite it runs whole in one go, however many statements it makes: a write transaction on the event loop
+itself when nothing is in its way (a fraction of a millisecond, less than a trip to another thread), anything
+that could wait (reads, a write lock held by another connection) in one round trip to the connection's thread;
+one body at a time, so no transaction or read sees another half done; one ``asyncio.Lock`` keeps them out of a
+transaction driven by hand (tests). On PostgreSQL the same bodies run side by side on
 pooled connections, each transaction SERIALIZABLE and run again when it loses a race, so the outcome is
 that of one transaction at a time there too (:mod:`bot.storage.postgres`).
 """

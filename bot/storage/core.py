@@ -2,8 +2,9 @@
 (``_move``).
 
 An operation is a body (an ``async def`` that awaits statement requests, :mod:`bot.storage.tx`) handed to
-:meth:`Core._transaction` or :meth:`Core._read`, which a backend runs: SQLite (:mod:`bot.storage.sqlite`) whole on
-the connection's thread, one round trip from the event loop however many statements it makes; PostgreSQL
+:meth:`Core._transaction` or :meth:`Core._read`, which a backend runs: SQLite (:mod:`bot.storage.sqlite`) whole in
+one go, however many statements it makes (a write on the event loop when it can start at once, else in one round
+trip to the connection's thread); PostgreSQL
 (:mod:`bot.storage.postgres`) statement by statement in a serializable transaction on a pooled connection. The
 shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
 """
