@@ -4,7 +4,7 @@ Two backends behind one :class:`Database` API, chosen by what :meth:`Database.op
 
 * a file path (the default, zero setup) or ``":memory:"``: SQLite, one aiosqlite connection (WAL,
   ``synchronous=NORMAL``, foreign keys; checkpoints on a second connection), :mod:`bot.storage.sqlite`;
-* ``postgresql://…``: PostgreSQL, a pool of asyncpg connections, serializable transactions,
+* ``postgresql://…``: PostgreSQL, a pool of asyncpg connections, snapshot transactions guarded against races,
   :mod:`bot.storage.postgres`.
 
 Numbered migrations are applied in order at open, each in one transaction, and recorded in ``schema_version``:
@@ -110,7 +110,7 @@ itself when nothing is in its way (a fraction of a millisecond, less than a trip
 that could wait (reads, a write lock held by another connection) in one round trip to the connection's thread;
 one body at a time, so no transaction or read sees another half done; one ``asyncio.Lock`` keeps them out of a
 transaction driven by hand (tests). On PostgreSQL the same bodies run side by side on
-pooled connections, each transaction SERIALIZABLE and run again when it loses a race, so the outcome is
+pooled connections, each transaction run again when it loses a race, so the outcome is
 that of one transaction at a time there too (:mod:`bot.storage.postgres`).
 """
 

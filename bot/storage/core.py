@@ -5,7 +5,7 @@ An operation is a body (an ``async def`` that awaits statement requests, :mod:`b
 :meth:`Core._transaction` or :meth:`Core._read`, which a backend runs: SQLite (:mod:`bot.storage.sqlite`) whole in
 one go, however many statements it makes (a write on the event loop when it can start at once, else in one round
 trip to the connection's thread); PostgreSQL
-(:mod:`bot.storage.postgres`) statement by statement in a serializable transaction on a pooled connection. The
+(:mod:`bot.storage.postgres`) statement by statement in a transaction on a pooled connection. The
 shared pieces below (``_move``, ``_ensure_wallet``, …) are bodies too.
 """
 
@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Literal, NamedTuple, TypeVar
 from bot.storage.dialect import Dialect
 from bot.storage.errors import IdempotencyConflict, InsufficientFunds, LeaseLost, NotFound, StorageError
 from bot.storage.models import GuildConfig, Wallet
-from bot.storage.tx import Exec, Insert, Many, One, Row, Scalar
+from bot.storage.tx import Exec, Guard, Insert, Many, One, Row, Scalar
 
 Clock = Callable[[], float]
 T = TypeVar("T")
@@ -102,10 +102,11 @@ class Core:
     async def _fence(self, table_id: int, now: float) -> None:
         """Refuse (:class:`LeaseLost`) unless this process holds the table's lease: one primary-key lookup, inside
         the writing transaction, so a lease taken over meanwhile is seen (SQLite: one writer at a time; PostgreSQL:
-        the serializable transaction conflicts with the takeover and runs again). A table whose lease nobody holds
+        the takeover guards the table's row, so one of the two runs again and sees the other). A table whose lease nobody holds
         (given back, or from before leases) becomes this process's."""
         holder = await Scalar("SELECT owner FROM table_leases WHERE table_id = ?", (table_id,))
         await self._hold(table_id, holder, now)
+        await Guard((table_id,))  # a takeover committed meanwhile makes this transaction run again, and refuse
 
     async def _hold(self, table_id: int, holder: str | None, now: float) -> None:
         """The fencing decision, from the lease's owner as the writing transaction read it."""

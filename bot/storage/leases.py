@@ -34,7 +34,7 @@ import logging
 from collections.abc import Iterable
 
 from bot.storage.core import Core
-from bot.storage.tx import All, Exec, Many, One
+from bot.storage.tx import All, Exec, Guard, Many, One
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,10 @@ class LeaseOps(Core):
             open_ids = [t for t in wanted if t in active]
             if not open_ids:
                 return set()
+            mine = {int(r[0]) for r in await All("SELECT table_id FROM table_leases WHERE owner = ?", (owner,))}
+            # A table changing hands: a move its old owner is writing right now must not commit after this does
+            # (its fencing check read the old lease), nor this after a move that read the table before it.
+            await Guard(tuple(t for t in open_ids if t not in mine))
             await Many(
                 "INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (table_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at"

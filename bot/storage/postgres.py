@@ -3,14 +3,25 @@
 Isolation. SQLite runs one writer at a time (``BEGIN IMMEDIATE`` on the one connection, behind one lock), so a body
 that reads and then writes (a replayed key looked up before the movement is inserted, a table's stacks read before
 a settlement checks them, a wallet created on first use) always sees the state it writes over. Here bodies run side
-by side on several connections, so each transaction is ``SERIALIZABLE``: PostgreSQL lets only transactions through
-whose effect is that of some serial order, and fails the others with a serialization failure (or a deadlock), which
-this driver answers by running the body again from the start on a fresh transaction (a few times, with a random
-back-off), where it sees what the other committed: a second settlement of a deal replays the first, a settlement
-that lost the race to a close finds the table ended, and the stacks a close pays back are those the settlement left.
-Nothing else had to change in the bodies: the guarded updates (``balance + ? >= 0``) were atomic already, and running
-a body again is harmless since it does nothing but await requests. Reads run in a ``REPEATABLE READ READ ONLY``
-transaction (one snapshot: never a transaction half done), or as their one statement alone.
+by side on several connections, each write transaction on one snapshot (``REPEATABLE READ``), and the races that
+snapshots let through are closed so that the outcome is that of some serial order:
+
+* two transactions that change the same row (a wallet, a seat's stack) conflict by themselves: PostgreSQL fails the
+  later one with a serialization failure;
+* a transaction that decides from a table it read and writes other rows (a join and a cancel of one lobby, a move
+  and another process taking the table's lease over) guards that table's row (:class:`~bot.storage.tx.Guard`): the
+  row is updated, unchanged, just before COMMIT, so the later of two such transactions fails the same way;
+* a check-then-insert that meets a unique key inserted by a transaction committed after its snapshot (the same
+  idempotency key, seat or channel) runs again once on a fresh snapshot, where its own check sees the row.
+
+This driver answers a serialization failure (or a deadlock) by running the body again from the start on a fresh
+transaction (a few times at once, then with a random back-off), where it sees what the other committed: a second
+settlement of a deal replays the first, a settlement that lost the race to a close finds the table ended, and the
+stacks a close pays back are those the settlement left. Running a body again is harmless since it does nothing but
+await requests. ``SERIALIZABLE`` would close these races by itself, but its predicate locks on small indexes make
+unrelated tables' settlements fail each other (``bench/bench_contention_pg.py``: 605 retries for 400 deals of 20
+tables, against none). Reads run in a ``REPEATABLE READ READ ONLY`` transaction (one snapshot: never a transaction
+half done), or as their one statement alone.
 
 A statement's error is thrown into the body as the SQLite driver does, integrity violations as
 :class:`~bot.storage.errors.IntegrityError`. PostgreSQL, unlike SQLite, throws the whole transaction away after a
@@ -51,6 +62,7 @@ from bot.storage.tx import (
     WRITES,
     All,
     Exec,
+    Guard,
     Insert,
     Many,
     One,
@@ -64,7 +76,14 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-BEGIN_WRITE = "BEGIN ISOLATION LEVEL SERIALIZABLE"
+BEGIN_WRITE = "BEGIN ISOLATION LEVEL REPEATABLE READ"
+"""Snapshot isolation for writes, with the races it lets through closed by hand: two transactions that change one row
+conflict by themselves (the later fails and runs again); one that reads a table to decide and writes other rows
+guards that table's row (:class:`~bot.storage.tx.Guard`); a check-then-insert that meets a concurrent insert of the
+same unique key runs again once on a fresh snapshot, where its check sees the row. SERIALIZABLE would close them all
+by itself, but its predicate locks on small indexes make unrelated tables' settlements fail each other
+(``bench/bench_contention_pg.py``)."""
+GUARD = "UPDATE tables SET updated_at = updated_at WHERE id = ANY($1::bigint[])"
 MIGRATION_SESSION_LOCK = "SELECT pg_advisory_lock(112117100097098098)"  # one more than the per-migration lock's key
 MIGRATION_SESSION_UNLOCK = "SELECT pg_advisory_unlock(112117100097098098)"
 BEGIN_READ = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
@@ -78,6 +97,11 @@ IMMEDIATE_RETRIES = 3
 
 class _Retry(Exception):
     """Run the body again on a fresh transaction: it lost a race (serialization failure, deadlock)."""
+
+
+class _RetryUnique(_Retry):
+    """A statement met a unique key inserted by a transaction that committed after this one's snapshot: run the body
+    again, once, on a fresh snapshot, where its own check (an idempotency key, a seat, a channel's table) sees it."""
 
 
 class _Reconnect(Exception):
@@ -162,6 +186,8 @@ class PostgresDatabase(Database):
         """Transactions and reads run (an operation is one), for tests and benchmarks."""
         self.retries = 0
         """Bodies run again after losing a race (serialization failure or deadlock)."""
+        self.fresh_runs = 0
+        """Bodies run again on a fresh snapshot after meeting a unique key (:class:`_RetryUnique`)."""
 
     async def migrate(self) -> list[int]:
         """As :meth:`Database.migrate`, with every migration of this opening run under one lock held aside.
@@ -260,7 +286,7 @@ class PostgresDatabase(Database):
     # ------------------------------------------------------------------ running operations
 
     async def _transaction(self, body: Callable[[float], Awaitable[T]]) -> T:
-        """Run ``body(now)`` as one serializable transaction (again from the start if it loses a race); see
+        """Run ``body(now)`` as one write transaction (again from the start if it loses a race); see
         :meth:`Core._transaction`."""
         return await self._shielded(self._run(body, write=True))
 
@@ -284,14 +310,17 @@ class PostgresDatabase(Database):
 
     async def _run(self, make: Callable[[float], Awaitable[T]], *, write: bool) -> T:
         self.units += 1
-        savepoints = False
+        savepoints = fresh = False
         attempt = reconnects = 0
         while True:
             body = make(self._clock())
             try:
-                return await self._attempt(body, write, savepoints)
+                return await self._attempt(body, write, savepoints, retry_unique=not fresh)
             except _Replay:
                 savepoints = True
+            except _RetryUnique:
+                fresh = True  # once: a unique key met again on a fresh snapshot is the body's to handle
+                self.fresh_runs += 1
             except _Reconnect as dead:
                 reconnects += 1
                 if reconnects > self.pool_size + 1:
@@ -326,7 +355,7 @@ class PostgresDatabase(Database):
             with contextlib.suppress(Exception):
                 await self._pool.release(conn)
 
-    async def _attempt(self, body: Awaitable[T], write: bool, savepoints: bool) -> T:
+    async def _attempt(self, body: Awaitable[T], write: bool, savepoints: bool, *, retry_unique: bool = False) -> T:
         steps: Generator[Any, Any, T] = body.__await__()
         try:
             async with self._connection() as conn:
@@ -339,8 +368,11 @@ class PostgresDatabase(Database):
                     if _unavailable(exc, conn):
                         raise _Reconnect from exc
                     raise
+                guarded: set[int] = set()
                 try:
-                    result = await self._drive(conn, steps, write, savepoints)
+                    result = await self._drive(conn, steps, write, savepoints, guarded, retry_unique)
+                    if guarded:
+                        await self._guard(conn, guarded)
                 except BaseException:
                     await self._rollback(conn)
                     raise
@@ -385,8 +417,22 @@ class PostgresDatabase(Database):
             with contextlib.suppress(Exception):
                 conn.terminate()
 
+    @staticmethod
+    async def _guard(conn: asyncpg.Connection, table_ids: set[int]) -> None:
+        """Update the guarded tables' rows, unchanged, just before COMMIT (see :class:`~bot.storage.tx.Guard`): a
+        transaction that changed or guarded one of them and committed after this one's snapshot makes this fail
+        (serialization failure, run again); one still open makes this wait for it, then fail or go on."""
+        try:
+            await conn.execute(GUARD, sorted(table_ids))
+        except RETRYABLE as exc:
+            raise _Retry from exc
+        except Exception as exc:
+            if _unavailable(exc, conn):
+                raise StorageUnavailable(f"the connection to the PostgreSQL server broke: {exc}") from exc
+            raise
+
     async def _drive(self, conn: asyncpg.Connection, steps: Generator[Any, Any, T], write: bool,
-                     savepoints: bool) -> T:
+                     savepoints: bool, guarded: set[int] | None = None, retry_unique: bool = False) -> T:
         """Step a body to its end, awaiting each request on ``conn`` and throwing a request's error back in."""
         value: Any = None
         error: BaseException | None = None
@@ -408,6 +454,11 @@ class PostgresDatabase(Database):
             if not write and isinstance(request, WRITES):
                 error = not_a_read(request)
                 continue
+            if isinstance(request, Guard):
+                if guarded is None:  # pragma: no cover - every transaction passes its set
+                    raise TypeError("a guard outside a transaction")
+                guarded.update(int(t) for t in request.table_ids)
+                continue
             try:
                 if savepoints:
                     await conn.execute(f"SAVEPOINT {SAVEPOINT}")
@@ -415,6 +466,8 @@ class PostgresDatabase(Database):
             except RETRYABLE as exc:
                 raise _Retry from exc
             except Exception as exc:  # the body's to handle, or to let out (which rolls back)
+                if retry_unique and isinstance(exc, asyncpg.UniqueViolationError):
+                    raise _RetryUnique from exc
                 if _unavailable(exc, conn):
                     raise StorageUnavailable(f"the connection to the PostgreSQL server broke: {exc}") from exc
                 if savepoints:
@@ -433,6 +486,9 @@ class PostgresDatabase(Database):
 
     async def _perform(self, conn: asyncpg.Connection, request: Any) -> Any:
         """Run one request on ``conn`` and give what the SQLite driver would (see :mod:`bot.storage.tx`)."""
+        if isinstance(request, Guard):  # by hand (a transaction's body defers it to its COMMIT)
+            await conn.execute(GUARD, sorted(int(t) for t in request.table_ids))
+            return None
         if isinstance(request, Many):
             rows = [tuple(row) for row in request.rows]
             if not rows:

@@ -119,9 +119,27 @@ class Many:
         return result
 
 
-Request: TypeAlias = Exec | Insert | One | All | Scalar | Many
-REQUESTS = (Exec, Insert, One, All, Scalar, Many)
-WRITES = (Exec, Insert, Many)
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """What the transaction writes rests on what it read of these tables' rows (``tables.id``): it must not commit
+    if another transaction that guarded or changed one of them committed meanwhile. Gives None.
+
+    SQLite runs one write transaction at a time: nothing to do. PostgreSQL runs write transactions under REPEATABLE
+    READ, where two transactions that read the same table and write different rows (a join and a cancel, a move and
+    a lease takeover) would both commit; so each guarded row is updated, unchanged, just before COMMIT, and the later
+    of two such transactions fails with a serialization error and runs again on fresh data (:mod:`bot.storage.postgres`).
+    """
+
+    table_ids: tuple[int, ...]
+
+    def __await__(self) -> Generator[Request, Any, None]:
+        yield self
+        return None
+
+
+Request: TypeAlias = Exec | Insert | One | All | Scalar | Many | Guard
+REQUESTS = (Exec, Insert, One, All, Scalar, Many, Guard)
+WRITES = (Exec, Insert, Many, Guard)
 
 
 def not_a_request(request: object) -> TypeError:
@@ -134,6 +152,8 @@ def not_a_read(request: object) -> TypeError:
 
 def perform(conn: sqlite3.Connection, request: object) -> Any:
     """Run one request on ``conn`` (on the thread that owns it) and give its result."""
+    if isinstance(request, Guard):
+        return None  # one write transaction at a time: nothing can change what it read
     try:
         if isinstance(request, Many):
             cursor = conn.executemany(request.sql, request.rows)

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Database, InvalidState, StorageError, StorageUnavailable
+from bot.storage import Database, InvalidState, LeaseLost, LogEntry, StorageError, StorageUnavailable
+from bot.storage.core import LEASE_SECONDS
 from bot.storage.database import migrations
 from bot.storage.dialect import is_postgres_url, to_postgres, to_postgres_insert
 from bot.storage.postgres import PostgresDatabase
@@ -133,7 +134,7 @@ async def test_two_settlements_of_one_deal_move_chips_once(two: tuple[Pausing, D
     replay = await first  # it lost the race: run again, it finds the deal settled under its key and replays it
     assert replay.replayed
     assert replay.hand_id == second.hand_id
-    assert db.retries >= 1
+    assert db.retries + db.fresh_runs >= 1  # it ran again (a lost race, or the settlement's key met on insert)
     assert await stacks(db, table_id) == [350, 250]
     assert [h.summary for h in await db.table_history(table_id)] == [{"by": "second"}]
 
@@ -168,6 +169,51 @@ async def test_a_close_that_loses_to_a_settlement_pays_back_the_settled_stacks(t
     assert closure.returned == ((0, 420), (1, 180))
     assert [await db.balance(GUILD, u) for u in (1, 2)] == [1120, 880]
     assert await stacks(db, table_id) == [0, 0]
+
+
+async def test_a_join_that_loses_to_a_cancel_is_refused_and_takes_no_buy_in(two: tuple[Pausing, Database]) -> None:
+    """Writes run under REPEATABLE READ: the join read the lobby (open, its seats) and writes a seat and a wallet
+    the cancel never touches. Without the table's guard both would commit, and the new seat's buy-in would sit at a
+    cancelled table that never pays it back."""
+    db, other = two
+    lobby = await db.open_table(GUILD, CHANNEL, "oicho", 1, buy_in=300)
+    await db.join_table(lobby.id, 2)
+    db.pause("SELECT * FROM seats")  # the join has checked the lobby and its seats
+    join = asyncio.create_task(db.join_table(lobby.id, 3))
+    await asyncio.wait_for(db.reached.wait(), 5)
+    try:
+        closure = await asyncio.wait_for(other.cancel_table(lobby.id), 5)
+    finally:
+        db.go_on.set()
+    assert closure.returned == ((0, 300),)  # the one seat it saw
+    with pytest.raises(InvalidState):
+        await join
+    assert db.retries >= 1  # it ran again on fresh data, and found the lobby gone
+    assert [await db.balance(GUILD, u) for u in (2, 3)] == [1000, 1000]
+
+
+async def test_a_move_from_a_process_whose_lease_was_taken_over_meanwhile_is_refused(
+        pg_url: str, clock: Any) -> None:
+    """The move read the lease as its own (the fencing check), then paused past the lease's end while another
+    process took the table over. Under REPEATABLE READ both would commit; the takeover guards the table's row, so
+    the move runs again, sees the new owner and writes nothing."""
+    async with await Pausing.open(pg_url, clock=clock) as slow, await Database.open(pg_url, clock=clock) as other:
+        table_id = await playing_table(slow)
+        assert await slow.acquire_leases([table_id]) == {table_id}
+        slow.pause("SELECT t.status")  # the fencing check has read the lease: this process's
+        move = asyncio.create_task(slow.append_step(table_id, [LogEntry(1, "action", "bet", seat=0)]))
+        await asyncio.wait_for(slow.reached.wait(), 5)
+        clock.advance(LEASE_SECONDS + 1)
+        try:
+            taken = await asyncio.wait_for(other.acquire_leases([table_id]), 5)
+        finally:
+            slow.go_on.set()
+        assert taken == {table_id}
+        with pytest.raises(LeaseLost):
+            await move
+        assert await other.table_log(table_id) == []
+        await other.append_step(table_id, [LogEntry(1, "action", "bet", seat=1)])  # the new owner's move is the one
+        assert [e.seat for e in await other.table_log(table_id)] == [1]
 
 
 async def test_random_races_between_two_processes_never_lose_or_double_a_chip(

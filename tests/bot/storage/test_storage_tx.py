@@ -208,7 +208,9 @@ async def test_a_handled_statement_error_leaves_the_transaction_usable_on_either
 
     assert await db._transaction(body) == "handled"
     assert await t_rows(db) == [("a", 1), ("b", 2)]
-    assert len(runs) == (2 if db.dialect == "postgresql" else 1)
+    # PostgreSQL: once more on a fresh snapshot (the key might have been inserted by a transaction that committed
+    # after this one began, which the body's own check could not see), then with savepoints.
+    assert len(runs) == (3 if db.dialect == "postgresql" else 1)
 
     async def unhandled(now: float) -> None:
         await Exec("INSERT INTO t (k, v) VALUES ('d', 1)")
