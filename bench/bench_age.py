@@ -153,12 +153,7 @@ async def open_session(db: Database, game: Game, channel: int) -> TableSession:
     # Lobby._start
     lobby = await db.get_table(session.id)
     assert lobby is not None
-    entries = session.start([SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())
-    assert session.head is not None and session.engine is not None
-    await db.start_table(session.id, record=session.head.dumps(), entries=entries)
-    session.seq = entries[-1].seq if entries else 0
-    session.shuffles_written = session.engine.shuffler.made
-    session.engine.shuffler.trim(session.engine.deal_no)
+    await session.begin(db, [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())
     return session
 
 

@@ -157,10 +157,7 @@ async def open_tables(manager: TableManager, db: Database, count: int, first_cha
                                seats=[])
         stored = await db.get_table(row.id)
         assert stored is not None
-        entries = session.start([SeatInfo(s.user_id, s.name) for s in stored.seats], manager.new_shuffler())
-        assert session.head is not None and session.engine is not None
-        await db.start_table(row.id, record=session.head.dumps(), entries=entries)
-        session.seq, session.shuffles_written = entries[-1].seq, session.engine.shuffler.made
+        await session.begin(db, [SeatInfo(s.user_id, s.name) for s in stored.seats], manager.new_shuffler())
         session.message_id, session.message_created_at = next(_ids), manager.clock()
         manager.tables[row.id] = session
         manager.bot.channel_to_table[channel] = row.id  # type: ignore[attr-defined]

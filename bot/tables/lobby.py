@@ -163,16 +163,7 @@ class Lobby:
         if row is None:
             raise UserError("table.gone")
         seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
-        entries = session.start(seats, self.m.new_shuffler())
-        try:
-            assert session.head is not None and session.engine is not None
-            await self.m.db.start_table(session.id, record=session.head.dumps(), entries=entries)
-        except Exception:
-            session.status, session.engine, session.head = "lobby", None, None
-            raise
-        session.seq = entries[-1].seq if entries else 0
-        session.shuffles_written = session.engine.shuffler.made
-        session.engine.shuffler.trim(session.engine.deal_no)
+        await session.begin(self.m.db, seats, self.m.new_shuffler())
         task = session.runtime.pop("lobby_timer", None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()

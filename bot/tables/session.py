@@ -172,6 +172,20 @@ class TableSession:
         self._note_events(engine.drain_events())
         return self._new_entries(engine)
 
+    async def begin(self, db: Database, db_seats: Sequence[SeatInfo], shuffler: Shuffler) -> None:
+        """Lobby → playing: :meth:`start`, and its opening written at once. If the write fails, the session is a
+        lobby again (nothing of the game is kept in memory that the database does not have)."""
+        entries = self.start(db_seats, shuffler)
+        try:
+            assert self.head is not None and self.engine is not None
+            await db.start_table(self.id, record=self.head.dumps(), entries=entries)
+        except Exception:
+            self.status, self.engine, self.head = "lobby", None, None
+            raise
+        self.seq = entries[-1].seq if entries else 0
+        self.shuffles_written = self.engine.shuffler.made
+        self.engine.shuffler.trim(self.engine.deal_no)
+
     async def load(self, db: Database) -> list[Settled]:
         """Rebuild the engine from the restart point and the log after it (a restart, or a failed write).
 

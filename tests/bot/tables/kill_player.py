@@ -50,12 +50,7 @@ async def main(path: str, seed: int, identity_dir: str | None = None) -> None:
                            stake=1, buy_in=BUY_IN, practice=False, lang="en", status="lobby", seats=[])
     lobby = await db.get_table(row.id)
     assert lobby is not None
-    entries = session.start([SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())
-    assert session.head is not None and session.engine is not None
-    await db.start_table(row.id, record=session.head.dumps(), entries=entries)
-    session.seq = entries[-1].seq if entries else 0
-    session.shuffles_written = session.engine.shuffler.made
-    session.engine.shuffler.trim(session.engine.deal_no)
+    await session.begin(db, [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())
     moves = 0
     while session.status == "playing":
         engine = session.playing_engine()
