@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from bench_render import bare_png, clear_caches
 from PIL import Image
+from table_render import interleaved, median_ratio
 
 from bot.render import palette as P
 from bot.render.encode import Format, encode
@@ -128,24 +129,6 @@ def fantasyland_views() -> tuple[OFCPublicView, OFCPublicView]:
         return e.hands[FL_SEAT].streets_done > 0 and street2_half_placed(e)
 
     return showdown, play_until(engine, rng, fl_placed_and_street2)
-
-
-def interleaved(cases: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
-    """Wall times in ms of each case, one of each per round (after a warm-up round)."""
-    for fn in cases.values():
-        fn()
-    samples: dict[str, list[float]] = {name: [] for name in cases}
-    for _ in range(repeat):
-        for name, fn in cases.items():
-            start = time.perf_counter()
-            fn()
-            samples[name].append((time.perf_counter() - start) * 1000)
-    return samples
-
-
-def median_ratio(num: list[float], den: list[float]) -> float:
-    """Median of the per-round ratios (both measured in the same round)."""
-    return statistics.median(a / b for a, b in zip(num, den, strict=True))
 
 
 def compose(view: OFCPublicView) -> Image.Image:

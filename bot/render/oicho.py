@@ -23,7 +23,7 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.text import Canvas, label
+from bot.render.text import Canvas, compact_chips, label
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
 
@@ -125,13 +125,7 @@ class _Text:
 
     def short(self, points: int) -> str:
         """Chips in a narrow seat cell: exact below 100,000, then ``123k`` / ``4.5M`` (the embed has the rest)."""
-        n = points * self.stake
-        if abs(n) < 100_000:
-            return f"{n:,}"
-        thousands = round(n / 1000)
-        if abs(thousands) < 10_000:
-            return f"{thousands}k"
-        return f"{n / 1_000_000:.1f}M"
+        return compact_chips(points * self.stake)
 
 
 # ---------------------------------------------------------------- pieces

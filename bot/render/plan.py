@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.render import palette as P
 from bot.render.cards import Box, card_back, card_size
 from bot.render.fonts import fit, text_width
-from bot.render.text import Canvas, text_mask
+from bot.render.text import Canvas, compact_chips, ink_box
 
 
 @dataclass(frozen=True)
@@ -76,9 +76,7 @@ class RecordingCanvas(Canvas):
         bold: bool = False,
     ) -> float:
         if text and not self._in_badge:
-            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
-            left, top = round(xy[0]) + dx, round(xy[1]) + dy
-            self.plan.texts.append(PlacedText(text, (left, top, left + mask.width, top + mask.height), size, fill))
+            self.plan.texts.append(PlacedText(text, ink_box(xy, text, size, anchor, bold), size, fill))
         return super().text(xy, text, size, fill, anchor, bold)
 
     def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB = P.INK) -> float:
@@ -128,13 +126,7 @@ class Words:
 
     def chips(self, points: int) -> str:
         """Chips in a narrow place: exact below 100,000, then ``123k`` / ``4.5M``."""
-        n = points * self.stake
-        if abs(n) < 100_000:
-            return f"{n:,}"
-        thousands = round(n / 1000)
-        if abs(thousands) < 10_000:
-            return f"{thousands}k"
-        return f"{n / 1_000_000:.1f}M"
+        return compact_chips(points * self.stake)
 
     def signed(self, points: int) -> str:
         text = self.chips(abs(points))

@@ -53,6 +53,24 @@ def text_mask(text: str, size: int, anchor: str = "ls", stroke: int = 0) -> tupl
     return mask, left, top
 
 
+def ink_box(xy: tuple[float, float], text: str, size: int, anchor: str = "ls",
+            bold: bool = False) -> tuple[int, int, int, int]:
+    """Where :meth:`Canvas.text` puts the ink of ``text`` drawn at ``xy``: (left, top, right, bottom)."""
+    mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
+    left, top = round(xy[0]) + dx, round(xy[1]) + dy
+    return left, top, left + mask.width, top + mask.height
+
+
+def compact_chips(n: int) -> str:
+    """Chips in a narrow place: exact below 100,000, then ``123k`` / ``4.5M``."""
+    if abs(n) < 100_000:
+        return f"{n:,}"
+    thousands = round(n / 1000)
+    if abs(thousands) < 10_000:
+        return f"{thousands}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
 class Canvas:
     """An RGB image with cached-text drawing; ``draw`` is the plain ImageDraw for shapes."""
 

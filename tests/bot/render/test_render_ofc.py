@@ -14,7 +14,7 @@ from PIL import Image, ImageDraw
 from bot.i18n import has, t
 from bot.render import ofc
 from bot.render import palette as P
-from bot.render.text import Canvas, text_mask
+from bot.render.text import Canvas, ink_box
 from games.core.actions import ActionFamily, AmountRange
 from games.core.cards import FrenchCard, parse_french
 from games.ofc.board import ROWS
@@ -180,9 +180,7 @@ class RecordingCanvas(Canvas):
         bold: bool = False,
     ) -> float:
         if text and not self._in_badge:
-            mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
-            left, top = round(xy[0]) + dx, round(xy[1]) + dy
-            self.boxes.append((text, (left, top, left + mask.width, top + mask.height)))
+            self.boxes.append((text, ink_box(xy, text, size, anchor, bold)))
             self.colours.append(fill)
         return super().text(xy, text, size, fill, anchor, bold)
 
