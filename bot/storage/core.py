@@ -106,10 +106,12 @@ class Core:
         (given back, or from before leases) becomes this process's."""
         holder = await Scalar("SELECT owner FROM table_leases WHERE table_id = ?", (table_id,))
         await self._hold(table_id, holder, now)
-        await Guard((table_id,))  # a takeover committed meanwhile makes this transaction run again, and refuse
 
     async def _hold(self, table_id: int, holder: str | None, now: float) -> None:
-        """The fencing decision, from the lease's owner as the writing transaction read it."""
+        """The fencing decision, from the lease's owner as the writing transaction read it. The transaction then
+        guards the table's row (:class:`~bot.storage.tx.Guard`): what it writes rests on the table as it read it
+        (status, seats, lease), so a change committed meanwhile (a cancel, a takeover) makes it run again."""
+        await Guard((table_id,))
         if holder is None:
             await Exec("INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
                        (table_id, self.owner, now + self.lease_seconds))

@@ -35,7 +35,7 @@ from bot.storage.models import (
     dump_outcome,
     load_outcome,
 )
-from bot.storage.tx import All, Exec, Guard, Insert, Many, One, Row, Scalar
+from bot.storage.tx import All, Exec, Insert, Many, One, Row, Scalar
 
 MAX_STAKE = 1_000_000
 
@@ -237,7 +237,6 @@ class TableOps(Core):
         _check_status(table_id, row["status"], statuses)
         seats = await All("SELECT * FROM seats WHERE table_id = ? AND left_at IS NULL ORDER BY position", (table_id,))
         await self._hold(table_id, row["lease_owner"], now)
-        await Guard((table_id,))  # what it writes rests on this table's status, seats and lease as read here
         return _table(row, [_seat(s) for s in seats])
 
     async def _check_driven(self, table_id: int, now: float, *statuses: TableStatus) -> None:
@@ -251,7 +250,6 @@ class TableOps(Core):
             raise _no_table(table_id)
         _check_status(table_id, row[0], statuses)
         await self._hold(table_id, row[1], now)
-        await Guard((table_id,))
 
     async def _take_seat(
         self,
