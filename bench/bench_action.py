@@ -73,8 +73,9 @@ async def main(clicks: int, processes: bool) -> None:
         try:
             # No request budget: the clicks come back to back in SimCord's virtual time, where no time passes to refill
             # it (the bot would wait for Discord's rate, which is not the cost of an action).
-            bot = create_bot(db, edit_interval=0.0, bot_pace=0.0, render_processes=1 if processes else 0,
-                             edits_per_second=0)
+            bot = create_bot(
+                db, edit_interval=0.0, bot_pace=0.0, render_processes=1 if processes else 0, edits_per_second=0
+            )
             bot.add_dynamic_items(Noop)
             async with simcord.run(bot) as env:
                 guild = env.create_guild()
@@ -97,8 +98,12 @@ async def main(clicks: int, processes: bool) -> None:
                 noop_message = await channel_api.send("baseline", view=view)
 
                 def button(prefix: str) -> str:
-                    return next(c["custom_id"] for row in message.components for c in row["components"]
-                                if c.get("custom_id", "").endswith(prefix))
+                    return next(
+                        c["custom_id"]
+                        for row in message.components
+                        for c in row["components"]
+                        if c.get("custom_id", "").endswith(prefix)
+                    )
 
                 baseline: list[float] = []
                 answered: list[float] = []
@@ -118,12 +123,16 @@ async def main(clicks: int, processes: bool) -> None:
                     message = result.response
                 renders = bot.tables.public.renders - renders
                 b, a, e = statistics.median(baseline), statistics.median(answered), statistics.median(everything)
-                print(f"clicks: {clicks} (table redrawn {renders} times), rendering in "
-                      f"{'a worker process' if processes else 'worker threads'}")
+                print(
+                    f"clicks: {clicks} (table redrawn {renders} times), rendering in "
+                    f"{'a worker process' if processes else 'worker threads'}"
+                )
                 print(f"trivial handler: median {b * 1000:.2f} ms, p90 {p(baseline, 0.9) * 1000:.2f} ms")
                 print(f"game action, answered: median {a * 1000:.2f} ms, p90 {p(answered, 0.9) * 1000:.2f} ms")
-                print(f"game action, everything (one real render): median {e * 1000:.2f} ms, "
-                      f"p90 {p(everything, 0.9) * 1000:.2f} ms")
+                print(
+                    f"game action, everything (one real render): median {e * 1000:.2f} ms, "
+                    f"p90 {p(everything, 0.9) * 1000:.2f} ms"
+                )
                 print(f"one action, answered / trivial handler: {a / b:.2f}x (goal <= 3x)")
                 print(f"one action with the table redrawn / trivial handler: {e / b:.2f}x")
         finally:  # an open connection's thread would keep the process alive after a failure

@@ -121,10 +121,17 @@ def oicho(deals: int) -> Game:
     # commits (a deal takes at least four).
     while seats < 10 and seats * 500 < deals + seats * 50 + COMMITS:
         seats += 1
-    rules = spec.rules_model(starting_chips=CHIPS, dealer_cycles=10, dealer_rounds=50,
-                             dealer_bust_ends_tenure=False, dealer_may_resign=False)
-    return Game(spec, rules, seats - len(MEMBERS), policy_move, lambda e: (e.dealer, e.tenure_rounds, e.cap),
-                f"{seats} seats (2 members, {seats - 2} bot{'s' if seats > 3 else ''}), dealer_cycles 10 x dealer_rounds 50")
+    rules = spec.rules_model(
+        starting_chips=CHIPS, dealer_cycles=10, dealer_rounds=50, dealer_bust_ends_tenure=False, dealer_may_resign=False
+    )
+    return Game(
+        spec,
+        rules,
+        seats - len(MEMBERS),
+        policy_move,
+        lambda e: (e.dealer, e.tenure_rounds, e.cap),
+        f"{seats} seats (2 members, {seats - 2} bot{'s' if seats > 3 else ''}), dealer_cycles 10 x dealer_rounds 50",
+    )
 
 
 def ofc(deals: int) -> Game:
@@ -142,14 +149,35 @@ async def open_session(db: Database, game: Game, channel: int) -> TableSession:
     """A playing table, set up as ``Lobby.open`` and ``Lobby._start`` do."""
     spec, rules = game.spec, game.rules
     buy_in = spec.starting_chips(rules)
-    row = await db.open_table(GUILD, channel, spec.id, MEMBERS[0], buy_in=buy_in, stake=1,
-                              rules=rules.model_dump(mode="json"), practice=False, lang="en")
+    row = await db.open_table(
+        GUILD,
+        channel,
+        spec.id,
+        MEMBERS[0],
+        buy_in=buy_in,
+        stake=1,
+        rules=rules.model_dump(mode="json"),
+        practice=False,
+        lang="en",
+    )
     for user in MEMBERS:
         await db.join_table(row.id, user, display_name=f"member{user}")
     for i in range(game.bots):
         await db.add_bot_seat(row.id, f"Bot{i}")
-    session = TableSession(id=row.id, guild_id=GUILD, channel_id=channel, game=spec.id, host_id=MEMBERS[0],
-                           rules=rules, stake=1, buy_in=buy_in, practice=False, lang="en", status="lobby", seats=[])
+    session = TableSession(
+        id=row.id,
+        guild_id=GUILD,
+        channel_id=channel,
+        game=spec.id,
+        host_id=MEMBERS[0],
+        rules=rules,
+        stake=1,
+        buy_in=buy_in,
+        practice=False,
+        lang="en",
+        status="lobby",
+        seats=[],
+    )
     # Lobby._start
     lobby = await db.get_table(session.id)
     assert lobby is not None
@@ -162,11 +190,22 @@ async def restored(db: Database, table_id: int) -> TableSession:
     row = await db.get_table(table_id)
     assert row is not None
     spec = get_game(row.game)
-    return TableSession(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
-                        host_id=row.host_id, rules=spec.rules_model.model_validate(row.rules), stake=row.stake,
-                        buy_in=row.buy_in, practice=row.practice, lang=row.lang, status=row.status,
-                        seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats],
-                        message_id=row.message_id, message_created_at=row.message_created_at or 0.0)
+    return TableSession(
+        id=row.id,
+        guild_id=row.guild_id,
+        channel_id=row.channel_id,
+        game=row.game,
+        host_id=row.host_id,
+        rules=spec.rules_model.model_validate(row.rules),
+        stake=row.stake,
+        buy_in=row.buy_in,
+        practice=row.practice,
+        lang=row.lang,
+        status=row.status,
+        seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats],
+        message_id=row.message_id,
+        message_created_at=row.message_created_at or 0.0,
+    )
 
 
 def seed_stream(label: str) -> Callable[[], str]:

@@ -143,18 +143,31 @@ class FakeInteraction:
 async def open_tables(manager: TableManager, db: Database, count: int, first_channel: int) -> list[TableSession]:
     """Oicho tables of two members each, started as the lobby starts them (through the storage API)."""
     spec = get_game("oicho")
-    rules = spec.rules_model.model_validate({"dealer_cycles": 10, "dealer_rounds": 50, "starting_chips": 100_000,
-                                             "bank_cap": 50})
+    rules = spec.rules_model.model_validate(
+        {"dealer_cycles": 10, "dealer_rounds": 50, "starting_chips": 100_000, "bank_cap": 50}
+    )
     sessions = []
     for i in range(count):
         channel = first_channel + i
-        row = await db.open_table(1, channel, "oicho", 1000 + 2 * i, buy_in=100_000, practice=True,
-                                  rules=rules.model_dump(mode="json"))
+        row = await db.open_table(
+            1, channel, "oicho", 1000 + 2 * i, buy_in=100_000, practice=True, rules=rules.model_dump(mode="json")
+        )
         for user in (1000 + 2 * i, 1001 + 2 * i):
             await db.join_table(row.id, user, display_name=f"m{user}")
-        session = TableSession(id=row.id, guild_id=1, channel_id=channel, game="oicho", host_id=1000 + 2 * i,
-                               rules=rules, stake=1, buy_in=100_000, practice=True, lang="en", status="lobby",
-                               seats=[])
+        session = TableSession(
+            id=row.id,
+            guild_id=1,
+            channel_id=channel,
+            game="oicho",
+            host_id=1000 + 2 * i,
+            rules=rules,
+            stake=1,
+            buy_in=100_000,
+            practice=True,
+            lang="en",
+            status="lobby",
+            seats=[],
+        )
         stored = await db.get_table(row.id)
         assert stored is not None
         await session.begin(db, [SeatInfo(s.user_id, s.name) for s in stored.seats], manager.new_shuffler())
@@ -185,8 +198,14 @@ async def run(tables: int, seconds: float, db_path: str, pace: float = PACE) -> 
     sent = Sent()
     db = await Database.open(db_path)
     bot = FakeBot(db, sent)
-    manager = TableManager(bot, clock=time.time, edit_interval=EDIT_INTERVAL, lobby_timeout=900,  # type: ignore[arg-type]
-                           bot_pace=0.0, edits_per_second=1e9)
+    manager = TableManager(
+        bot,
+        clock=time.time,
+        edit_interval=EDIT_INTERVAL,
+        lobby_timeout=900,  # type: ignore[arg-type]
+        bot_pace=0.0,
+        edits_per_second=1e9,
+    )
     manager.panels.follow = lambda session: None  # type: ignore[method-assign]  # no open panels to follow here
     sessions = await open_tables(manager, db, tables, first_channel=5_000_000 + tables * 10)
     tune_gc()  # as the bot does once its tables are restored
@@ -222,8 +241,9 @@ async def run(tables: int, seconds: float, db_path: str, pace: float = PACE) -> 
     busy = (time.thread_time() - cpu) / elapsed
     await asyncio.sleep(EDIT_INTERVAL * 3)  # let the last pictures be drawn
     renders = manager.public.renders - renders_before
-    windows = [sum(1 for a, b in itertools.pairwise(stamps) if b - a < EDIT_INTERVAL * 0.95)
-               for stamps in sent.edits.values()]
+    windows = [
+        sum(1 for a, b in itertools.pairwise(stamps) if b - a < EDIT_INTERVAL * 0.95) for stamps in sent.edits.values()
+    ]
     await manager.shutdown()
     await db.close()
     return {
@@ -245,10 +265,12 @@ async def main(tables: int, seconds: float) -> None:
         many = await run(tables, seconds, str(Path(tmp) / "many.db"))
     runner.shutdown()
     for name, figures in (("1 table", one), (f"{tables} tables", many)):
-        print(f"{name}: click answered p50 {figures['p50'] * 1000:.1f} ms, p99 {figures['p99'] * 1000:.1f} ms; "
-              f"{figures['actions_per_second']:.1f} actions/s, {figures['renders_per_second']:.1f} renders/s; "
-              f"two edits of one table inside an edit window: {figures['edits_closer_than_the_window']:.0f}; "
-              f"event loop thread busy {figures['loop_busy']:.0%}")
+        print(
+            f"{name}: click answered p50 {figures['p50'] * 1000:.1f} ms, p99 {figures['p99'] * 1000:.1f} ms; "
+            f"{figures['actions_per_second']:.1f} actions/s, {figures['renders_per_second']:.1f} renders/s; "
+            f"two edits of one table inside an edit window: {figures['edits_closer_than_the_window']:.0f}; "
+            f"event loop thread busy {figures['loop_busy']:.0%}"
+        )
     print(f"capacity: click p99 with {tables} tables / with 1 table: {many['p99'] / one['p99']:.2f}x (goal <= 1.5x)")
 
 

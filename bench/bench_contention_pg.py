@@ -44,14 +44,19 @@ async def case(url: str, tables: int, deals: int, shared: bool) -> tuple[float, 
     try:
         await db.set_config(GUILD, actor_id=0, starting_balance=10**6, bots_play_for_chips=True)
         first = 1_000 if not shared else 10
-        ids = [await open_table(db, 100 + i, (11, 12) if shared else (first + 2 * i, first + 1 + 2 * i))
-               for i in range(tables)]
+        ids = [
+            await open_table(db, 100 + i, (11, 12) if shared else (first + 2 * i, first + 1 + 2 * i))
+            for i in range(tables)
+        ]
 
         async def play(table_id: int) -> None:
             for deal in range(1, deals + 1):
                 sign = 1 if deal % 2 else -1
-                await db.append_step(table_id, [LogEntry(deal, "action", "bet~1~1", seat=0)],
-                                     settle=[DealToSettle(deal, (10 * sign, 20 * sign, -30 * sign), {"deal": deal})])
+                await db.append_step(
+                    table_id,
+                    [LogEntry(deal, "action", "bet~1~1", seat=0)],
+                    settle=[DealToSettle(deal, (10 * sign, 20 * sign, -30 * sign), {"deal": deal})],
+                )
 
         before, fresh_before = db.retries, db.fresh_runs
         started = time.perf_counter()
@@ -75,8 +80,10 @@ async def main(tables: int, deals: int) -> None:
                 pg_backend.BEGIN_WRITE = begin
                 rate, retries, fresh = await case(server.url(name), tables, deals, shared)
                 rows = "the same two members at every table" if shared else "members of their own"
-                print(f"{tables} tables x {deals} deals, {rows}, {begin.split('LEVEL ')[1]}: "
-                      f"{rate:,.0f} deals/s, {retries} serialization retries, {fresh} runs on a fresh snapshot")
+                print(
+                    f"{tables} tables x {deals} deals, {rows}, {begin.split('LEVEL ')[1]}: "
+                    f"{rate:,.0f} deals/s, {retries} serialization retries, {fresh} runs on a fresh snapshot"
+                )
     finally:
         server.destroy()
 

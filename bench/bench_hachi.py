@@ -92,7 +92,9 @@ def main(count: int = 40) -> None:
         legal_med = statistics.median(legal_times)
         game_mean = statistics.mean(game_times)
         print(f"Hachi-Hachi Trick, {count} random full games at {seats} seats (default rules), {actions} actions")
-        print(f"  legal_actions              : median {legal_med * us:7.1f} µs   p99 {p(legal_times, 0.99) * us:7.1f} µs")
+        print(
+            f"  legal_actions              : median {legal_med * us:7.1f} µs   p99 {p(legal_times, 0.99) * us:7.1f} µs"
+        )
         print(f"  random full game           : mean {game_mean * 1000:7.1f} ms   = {1 / game_mean:6.1f} games/s")
         print(
             f"    one game costs {game_mean / legal_med:,.0f}× a median legal_actions call "

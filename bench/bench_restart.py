@@ -147,8 +147,13 @@ _hold: asyncio.Event | None = None
 """While set up, ``restart_bot``'s settle after attaching the new bot waits for it (see the docstring)."""
 
 
-async def _patient_settle(self: Any, *, timeout: float | None = None,  # noqa: ASYNC109 (SimCord's signature)
-                          _deadline: float | None = None, **options: Any) -> None:
+async def _patient_settle(
+    self: Any,
+    *,
+    timeout: float | None = None,  # noqa: ASYNC109 (SimCord's signature)
+    _deadline: float | None = None,
+    **options: Any,
+) -> None:
     if _budgeted and _deadline is not None:
         # SimCord advancing its clock to a bot timer that fell due (its real-time fallback fired): fire what is
         # due, without waiting for every other piece of bot work to settle first. Requests queued on the edit
@@ -158,8 +163,9 @@ async def _patient_settle(self: Any, *, timeout: float | None = None,  # noqa: A
         return
     if _hold is not None and not _hold.is_set() and timeout is not None:
         await _hold.wait()  # restart_bot's settle once the new bot is attached
-    await _original_settle(self, timeout=None if timeout is None else max(timeout, SETTLE_TIMEOUT),
-                           _deadline=_deadline, **options)
+    await _original_settle(
+        self, timeout=None if timeout is None else max(timeout, SETTLE_TIMEOUT), _deadline=_deadline, **options
+    )
 
 
 simcord.env.Env._settle_internal = _patient_settle  # type: ignore[method-assign]
@@ -219,8 +225,9 @@ def choose(session: TableSession, seat: int, rng: random.Random) -> Action:
     view = engine.view(seat)
     if any(isinstance(item, AmountRange) for item in legal):
         if not view.my_bets:
-            return next(item for item in legal
-                        if isinstance(item, AmountRange) and getattr(item.action, "pile", None) == 1).make(5)
+            return next(
+                item for item in legal if isinstance(item, AmountRange) and getattr(item.action, "pile", None) == 1
+            ).make(5)
         return next(item for item in legal if isinstance(item, Action) and item.verb == "done")
     action: Action = session.spec.policy(view, legal, rng)
     return action
@@ -285,12 +292,32 @@ async def open_directly(world: World, channel: Any, lang: str) -> int:
     stake = 1
     buy_in = spec.starting_chips(rules) * stake
     # Lobby.open
-    row = await db.open_table(world.guild.id, channel.id, "oicho", alice.id, buy_in=buy_in, stake=stake,
-                              rules=rules.model_dump(mode="json"), practice=True, lang=lang)
+    row = await db.open_table(
+        world.guild.id,
+        channel.id,
+        "oicho",
+        alice.id,
+        buy_in=buy_in,
+        stake=stake,
+        rules=rules.model_dump(mode="json"),
+        practice=True,
+        lang=lang,
+    )
     await db.join_table(row.id, alice.id, display_name=alice.name)
-    session = TableSession(id=row.id, guild_id=world.guild.id, channel_id=channel.id, game="oicho",
-                           host_id=alice.id, rules=rules, stake=stake, buy_in=buy_in, practice=True, lang=lang,
-                           status="lobby", seats=[])
+    session = TableSession(
+        id=row.id,
+        guild_id=world.guild.id,
+        channel_id=channel.id,
+        game="oicho",
+        host_id=alice.id,
+        rules=rules,
+        stake=stake,
+        buy_in=buy_in,
+        practice=True,
+        lang=lang,
+        status="lobby",
+        seats=[],
+    )
     await manager.lobby._reload_seats(session)
     manager.tables[session.id] = session
     api = bot.get_partial_messageable(channel.id, guild_id=world.guild.id)
@@ -329,15 +356,24 @@ def shape(row: Any, log: list[Any], owed: list[Any]) -> dict[str, Any]:
     record = json.loads(row.record)
     kinds = [e.kind for e in log]
     return {
-        "status": row.status, "game": row.game, "stake": row.stake, "buy_in": row.buy_in, "rules": row.rules,
-        "practice": row.practice, "lang": row.lang, "has_message": row.message_id is not None,
-        "message_time": row.message_created_at is not None, "has_opening": row.opening is not None,
+        "status": row.status,
+        "game": row.game,
+        "stake": row.stake,
+        "buy_in": row.buy_in,
+        "rules": row.rules,
+        "practice": row.practice,
+        "lang": row.lang,
+        "has_message": row.message_id is not None,
+        "message_time": row.message_created_at is not None,
+        "has_opening": row.opening is not None,
         "seats": [(s.position, s.display_name, s.is_bot, s.away, s.buy_in) for s in row.seats],
         "chips": sum(s.stack for s in row.seats),
-        "record_keys": sorted(record), "snapshot_keys": sorted(record.get("snapshot") or {}),
+        "record_keys": sorted(record),
+        "snapshot_keys": sorted(record.get("snapshot") or {}),
         "checkpoint_inside_log": 0 < row.checkpoint_seq < len(log),
         "log_is_dense": [e.seq for e in log] == list(range(1, len(log) + 1)),
-        "log_kinds": sorted(set(kinds)), "results_owed": len(owed),
+        "log_kinds": sorted(set(kinds)),
+        "results_owed": len(owed),
     }
 
 
@@ -359,8 +395,10 @@ async def build(world: World, n: int) -> None:
     lang = env.bot.tables.tables[world.table_ids[0]].lang
     for start in range(1, n, BATCH):
         with env._bot_scope():  # bot-owned work, as if a click had started it: SimCord tracks and settles it
-            tasks = [asyncio.create_task(open_directly(world, channel, lang))
-                     for channel in world.channels[start:start + BATCH]]
+            tasks = [
+                asyncio.create_task(open_directly(world, channel, lang))
+                for channel in world.channels[start : start + BATCH]
+            ]
         world.table_ids.extend(await asyncio.gather(*tasks))
         await env.settle(timeout=SETTLE_TIMEOUT)
     if n > 1:
@@ -376,8 +414,13 @@ def emit_click(env: Any, member: Any, message: Any, custom_id: str) -> Any:
     data: dict[str, Any] = {"custom_id": custom_id, "component_type": ComponentType.BUTTON}
     backend = env.backend
     record, payload = simcord_interactions.base_payload(
-        backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=stored.channel_id, guild_id=member.guild.id,
-        user_id=member.id, data=data)
+        backend,
+        type=InteractionType.MESSAGE_COMPONENT,
+        channel_id=stored.channel_id,
+        guild_id=member.guild.id,
+        user_id=member.id,
+        data=data,
+    )
     payload["message"] = dict(serializers.message_payload(backend, stored))
     record.source_message_id = stored.id
     backend.emit("INTERACTION_CREATE", payload)
@@ -414,8 +457,9 @@ class Timings:
         return (self.edits - 1) / self.edit_span if self.edits > 1 and self.edit_span > 0 else 0.0
 
 
-def table_edits(log: StampedLog, first: int, channel_id: int | None = None,
-                methods: tuple[str, ...] = ("PATCH", "POST", "DELETE")) -> list[tuple[float, float]]:
+def table_edits(
+    log: StampedLog, first: int, channel_id: int | None = None, methods: tuple[str, ...] = ("PATCH", "POST", "DELETE")
+) -> list[tuple[float, float]]:
     """(wall, virtual) stamps of the channel message requests since ``first`` (in one channel, or all): posts,
     edits and deletions, every request the edit budget paces."""
     found = []
@@ -461,23 +505,28 @@ async def live_move(env: Any, world: World, manager: Any, table_id: int, zero: f
     out.moved_drawn = time.perf_counter() - zero
 
 
-async def watch(env: Any, new_bot: Any, world: World, started: dict[str, float], out: Timings,
-                hold: asyncio.Event) -> None:
+async def watch(
+    env: Any, new_bot: Any, world: World, started: dict[str, float], out: Timings, hold: asyncio.Event
+) -> None:
     """Press "My hand" on the last table as soon as the new bot can take a click; note when things happen;
     then let SimCord settle the restart (``hold``)."""
     try:
         last = world.table_ids[-1]
         while True:
             manager = getattr(new_bot, "tables", None)
-            if (manager is not None and manager.restorer._task is not None
-                    and new_bot.get_guild(world.guild.id) is not None):
+            if (
+                manager is not None
+                and manager.restorer._task is not None
+                and new_bot.get_guild(world.guild.id) is not None
+            ):
                 out.connected = time.perf_counter() - started["setup_hook"]
                 break
             await asyncio.sleep(0.0005)
         zero = started["setup_hook"]
         session = manager.tables[last]
-        record = emit_click(env, world.members[session.seats[0].user_id], table_message(world, session),
-                            f"fdb:{last}:t:hand")
+        record = emit_click(
+            env, world.members[session.seats[0].user_id], table_message(world, session), f"fdb:{last}:t:hand"
+        )
         playing = [s for s in manager.tables.values() if s.status == "playing"]
         done = 0  # the background rebuild goes in order: the tables before this one are rebuilt
         turn = 0
@@ -492,9 +541,14 @@ async def watch(env: Any, new_bot: Any, world: World, started: dict[str, float],
                 out.rebuilt = now
                 mover = asyncio.create_task(live_move(env, world, manager, world.table_ids[0], zero, out))
             turn += 1
-            if (mover is not None and mover.done() and out.answered and turn % 10 == 0
-                    and manager.restorer._task.done()
-                    and all(s.runtime.get("updater") is None or s.runtime["updater"].done() for s in playing)):
+            if (
+                mover is not None
+                and mover.done()
+                and out.answered
+                and turn % 10 == 0
+                and manager.restorer._task.done()
+                and all(s.runtime.get("updater") is None or s.runtime["updater"].done() for s in playing)
+            ):
                 break
             await asyncio.sleep(0.002)
         await mover
@@ -515,8 +569,15 @@ async def restart(world: World, db_path: Path) -> Timings:
     gc.freeze()  # the set-up world (SimCord's Discord, the old bot) out of the collector's sight, as in a new process
     # The same lasting process identity as before the restart (``python -m bot`` keeps it in data/instance.id), so
     # the new process takes its tables back at once instead of waiting for their leases to run out.
-    new_bot = create_bot(str(db_path), edit_interval=1.0, bot_pace=0.0, edits_per_second=EDITS_PER_SECOND,
-                         render_processes=RENDER_PROCESSES, tune_gc=True, owner=env.bot.db.owner)
+    new_bot = create_bot(
+        str(db_path),
+        edit_interval=1.0,
+        bot_pace=0.0,
+        edits_per_second=EDITS_PER_SECOND,
+        render_processes=RENDER_PROCESSES,
+        tune_gc=True,
+        owner=env.bot.db.owner,
+    )
     started: dict[str, float] = {}
     setup_hook = new_bot.setup_hook
 
@@ -610,8 +671,11 @@ async def scenario(n: int, tmp: Path) -> Timings:
             print(f"  {n} table(s) set up in {time.perf_counter() - began:.1f} s", flush=True)
             timings = await restart(world, db_path)
             await play_on(world)
-            print("  checked: the last table took a real click's move after the restart"
-                  + ("; a direct table's rows have the clicked one's shape" if n > 1 else ""), flush=True)
+            print(
+                "  checked: the last table took a real click's move after the restart"
+                + ("; a direct table's rows have the clicked one's shape" if n > 1 else ""),
+                flush=True,
+            )
             await env.bot.close()
     finally:
         _budgeted = False
@@ -641,22 +705,30 @@ async def main(n: int) -> None:
     print(line("restart, setup_hook until Restorer.restore", big.before_restore, base.before_restore))
     print(line("restart, Restorer.restore (reads and registers every table)", big.restore, base.restore))
     print(line("restart, whole setup_hook", big.setup_hook, base.setup_hook))
-    print(line("restart, bot connected (tables registered, clicks delivered from here)", big.connected,
-               base.connected))
+    print(line("restart, bot connected (tables registered, clicks delivered from here)", big.connected, base.connected))
     print(line("restart, first button answered", big.answered, base.answered))
     print(line("restart, all tables rebuilt", big.rebuilt, base.rebuilt))
     print(line("restart, all table messages refreshed", big.refreshed, base.refreshed))
-    print(f"table message edits per second during the refresh: {big.edits_per_second:.1f} (budget"
-          f" {EDITS_PER_SECOND:g}/s, burst {big.burst:g}): {big.edits} edits/posts/deletions ({big.deletions}"
-          f" deletions) in {big.edit_span:.2f} wall s ({big.virtual_span:.2f} SimCord s), {big.steady_rate:.1f}/s"
-          f" after the first {big.burst:g}; at most {big.peak_wall} in one wall second, {big.peak_virtual} in one"
-          f" SimCord second")
-    print(line("a move made once all tables were rebuilt, shown on its table message after",
-               big.moved_drawn - big.moved, base.moved_drawn - base.moved)
-          + f"; the table's previous redraw {redraw(big.since_redraw)} (baseline: {redraw(base.since_redraw)})")
+    print(
+        f"table message edits per second during the refresh: {big.edits_per_second:.1f} (budget"
+        f" {EDITS_PER_SECOND:g}/s, burst {big.burst:g}): {big.edits} edits/posts/deletions ({big.deletions}"
+        f" deletions) in {big.edit_span:.2f} wall s ({big.virtual_span:.2f} SimCord s), {big.steady_rate:.1f}/s"
+        f" after the first {big.burst:g}; at most {big.peak_wall} in one wall second, {big.peak_virtual} in one"
+        f" SimCord second"
+    )
+    print(
+        line(
+            "a move made once all tables were rebuilt, shown on its table message after",
+            big.moved_drawn - big.moved,
+            base.moved_drawn - base.moved,
+        )
+        + f"; the table's previous redraw {redraw(big.since_redraw)} (baseline: {redraw(base.since_redraw)})"
+    )
     print(f"the last table's answer: {big.answer.splitlines()[0] if big.answer else '(none)'}")
-    print(f"(SimCord's drain of the old bot, before the new one started, not counted: {big.detach:.2f} s;"
-          f" whole run {time.perf_counter() - began:.0f} s)")
+    print(
+        f"(SimCord's drain of the old bot, before the new one started, not counted: {big.detach:.2f} s;"
+        f" whole run {time.perf_counter() - began:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -103,8 +103,9 @@ BASE_DB = "fudaba_scale_base"
 
 
 def rules() -> Any:
-    return get_game("oicho").rules_model(dealer_cycles=10, dealer_rounds=50, dealer_bust_ends_tenure=False,
-                                         dealer_may_resign=False)
+    return get_game("oicho").rules_model(
+        dealer_cycles=10, dealer_rounds=50, dealer_bust_ends_tenure=False, dealer_may_resign=False
+    )
 
 
 def guild_of(shard: int, index: int) -> int:
@@ -136,13 +137,34 @@ def emit(kind: str, body: dict[str, Any]) -> None:
 async def make_table(db: Database, guild: int, channel: int, users: tuple[int, int], rng: random.Random) -> None:
     spec = get_game("oicho")
     rule = rules()
-    row = await db.open_table(guild, channel, spec.id, users[0], buy_in=BUY_IN, stake=1,
-                              rules=rule.model_dump(mode="json"), practice=False, lang="en")
+    row = await db.open_table(
+        guild,
+        channel,
+        spec.id,
+        users[0],
+        buy_in=BUY_IN,
+        stake=1,
+        rules=rule.model_dump(mode="json"),
+        practice=False,
+        lang="en",
+    )
     for user in users:
         await db.join_table(row.id, user, display_name=f"member{user}")
     await db.add_bot_seat(row.id, "Bot0")
-    session = TableSession(id=row.id, guild_id=guild, channel_id=channel, game=spec.id, host_id=users[0],
-                           rules=rule, stake=1, buy_in=BUY_IN, practice=False, lang="en", status="lobby", seats=[])
+    session = TableSession(
+        id=row.id,
+        guild_id=guild,
+        channel_id=channel,
+        game=spec.id,
+        host_id=users[0],
+        rules=rule,
+        stake=1,
+        buy_in=BUY_IN,
+        practice=False,
+        lang="en",
+        status="lobby",
+        seats=[],
+    )
     lobby = await db.get_table(row.id)
     assert lobby is not None
     await session.begin(db, [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())
@@ -225,12 +247,24 @@ async def bot_child(url: str, shard: int, rate: float, seconds: float, seed: int
     sessions: list[TableSession] = []
     for row in rows:  # Restorer._adopt
         spec = get_game(row.game)
-        sessions.append(TableSession(
-            id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game, host_id=row.host_id,
-            rules=spec.rules_model.model_validate(row.rules), stake=row.stake, buy_in=row.buy_in,
-            practice=row.practice, lang=row.lang, status=row.status,
-            seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats],
-            message_id=row.message_id, message_created_at=row.message_created_at or 0.0))
+        sessions.append(
+            TableSession(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                game=row.game,
+                host_id=row.host_id,
+                rules=spec.rules_model.model_validate(row.rules),
+                stake=row.stake,
+                buy_in=row.buy_in,
+                practice=row.practice,
+                lang=row.lang,
+                status=row.status,
+                seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats],
+                message_id=row.message_id,
+                message_created_at=row.message_created_at or 0.0,
+            )
+        )
     guilds = sorted({row.guild_id for row in rows})
     del rows
     t_registered = time.perf_counter()
@@ -247,9 +281,20 @@ async def bot_child(url: str, shard: int, rate: float, seconds: float, seed: int
     t_all = time.perf_counter()
     tune_gc()
     rss_after = rss_kib()
-    emit("restored", {"tables": len(sessions), "open": t_open - t0, "listed": t_listed - t0, "leased": t_leased - t0,
-                      "registered": t_registered - t0,
-                      "first": t_first - t0, "all": t_all - t0, "rss_before": rss_before, "rss_after": rss_after})
+    emit(
+        "restored",
+        {
+            "tables": len(sessions),
+            "open": t_open - t0,
+            "listed": t_listed - t0,
+            "leased": t_leased - t0,
+            "registered": t_registered - t0,
+            "first": t_first - t0,
+            "all": t_all - t0,
+            "rss_before": rss_before,
+            "rss_after": rss_after,
+        },
+    )
 
     if sys.stdin.readline().strip() != "go":
         return
@@ -291,8 +336,9 @@ async def bot_child(url: str, shard: int, rate: float, seconds: float, seed: int
 
 
 def child(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, __file__, "--child", *args], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    return subprocess.Popen(
+        [sys.executable, __file__, "--child", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
 
 
 def read(proc: subprocess.Popen[str], kind: str) -> dict[str, Any]:
@@ -341,9 +387,13 @@ def run_world(url: str, rate: float, seconds: float, seed: int, limit: int = 0) 
     for d in done:
         if d["problems"]:
             raise RuntimeError(f"the ledger does not reconcile: {d['problems']}")
-    return {"restored": restored, "done": done,
-            "latencies": [x for d in done for x in d["latencies"]],
-            "ended": sum(d["ended"] for d in done), "retries": sum(d["retries"] for d in done)}
+    return {
+        "restored": restored,
+        "done": done,
+        "latencies": [x for d in done for x in d["latencies"]],
+        "ended": sum(d["ended"] for d in done),
+        "retries": sum(d["retries"] for d in done),
+    }
 
 
 def ms(x: float) -> str:
@@ -355,14 +405,18 @@ def report_world(name: str, world: dict[str, Any], restart: bool = True) -> None
     for shard, r in enumerate(world["restored"] if restart else []):
         n = r["tables"]
         mem = (r["rss_after"] - r["rss_before"]) / n
-        print(f"  process {shard}: {n} tables; restart: open {ms(r['open'])}, listed {ms(r['listed'])},"
-              f" leases taken {ms(r['leased'])}, registered {ms(r['registered'])},"
-              f" first action possible {ms(r['first'])}, every table rebuilt {r['all']:.2f} s"
-              f" ({ms(r['all'] / n)} per table); launch (imports included) to ready <= {r['launch_to_all']:.2f} s;"
-              f" RSS {r['rss_before'] / 1024:.1f} -> {r['rss_after'] / 1024:.1f} MiB ({mem:.1f} KiB per table)")
+        print(
+            f"  process {shard}: {n} tables; restart: open {ms(r['open'])}, listed {ms(r['listed'])},"
+            f" leases taken {ms(r['leased'])}, registered {ms(r['registered'])},"
+            f" first action possible {ms(r['first'])}, every table rebuilt {r['all']:.2f} s"
+            f" ({ms(r['all'] / n)} per table); launch (imports included) to ready <= {r['launch_to_all']:.2f} s;"
+            f" RSS {r['rss_before'] / 1024:.1f} -> {r['rss_after'] / 1024:.1f} MiB ({mem:.1f} KiB per table)"
+        )
     lat = world["latencies"]
-    print(f"  actions: {len(lat)} (both processes), median {ms(statistics.median(lat))}, p99 {ms(pct(lat, 0.99))},"
-          f" max {ms(max(lat))}; serialization retries {world['retries']}; skipped (table ended) {world['ended']}")
+    print(
+        f"  actions: {len(lat)} (both processes), median {ms(statistics.median(lat))}, p99 {ms(pct(lat, 0.99))},"
+        f" max {ms(max(lat))}; serialization retries {world['retries']}; skipped (table ended) {world['ended']}"
+    )
 
 
 async def make_databases(url: str, names: list[str], drop_only: bool = False) -> None:
@@ -400,17 +454,26 @@ def run(url: str, args: argparse.Namespace) -> None:
     asyncio.run(make_databases(url, [BENCH_DB, BASE_DB]))
     try:
         big, base = with_database(url, BENCH_DB), with_database(url, BASE_DB)
-        print(f"tables: {args.tables} (half per shard, {TABLES_PER_GUILD} per guild), 2 bot processes,"
-              f" {args.rate:g} actions/s per process for {args.seconds:g} s")
+        print(
+            f"tables: {args.tables} (half per shard, {TABLES_PER_GUILD} per guild), 2 bot processes,"
+            f" {args.rate:g} actions/s per process for {args.seconds:g} s"
+        )
         setup(base, SHARDS, 1)
         took = setup(big, args.tables, args.setup_concurrency)
         asyncio.run(analyze([big, base]))
-        print(f"set-up of {args.tables} tables: {took:.1f} s ({ms(took / args.tables)} per table, 2 processes x"
-              f" {args.setup_concurrency} at once)", flush=True)
+        print(
+            f"set-up of {args.tables} tables: {took:.1f} s ({ms(took / args.tables)} per table, 2 processes x"
+            f" {args.setup_concurrency} at once)",
+            flush=True,
+        )
         worlds: dict[str, dict[str, Any]] = {}
-        order = [("one table (own database), before", base, 0), ("one table (same database), before", big, 1),
-                 (f"{args.tables} tables", big, 0),
-                 ("one table (same database), after", big, 1), ("one table (own database), after", base, 0)]
+        order = [
+            ("one table (own database), before", base, 0),
+            ("one table (same database), before", big, 1),
+            (f"{args.tables} tables", big, 0),
+            ("one table (same database), after", big, 1),
+            ("one table (own database), after", base, 0),
+        ]
         for seed, (name, db_url, limit) in enumerate(order):
             worlds[name] = run_world(db_url, args.rate, args.seconds, 10 * seed + 1, limit)
     finally:
@@ -426,24 +489,32 @@ def run(url: str, args: argparse.Namespace) -> None:
 
     print("ratios to the baselines (each pooled from its runs before and after):")
     n99, n50 = pct(lat, 0.99), statistics.median(lat)
-    for kind, note in (("same database", "1 table per process on the same database, the other tables idle"),
-                       ("own database", "1 table per process on a database of 2 tables")):
+    for kind, note in (
+        ("same database", "1 table per process on the same database, the other tables idle"),
+        ("own database", "1 table per process on a database of 2 tables"),
+    ):
         base_lat = pooled(kind)
         b99 = pct(base_lat, 0.99)
-        print(f"  action p99 against {note}: {ms(n99)} / {ms(b99)} = {n99 / b99:.2f}x (goal <= 1.5x);"
-              f" median {n50 / statistics.median(base_lat):.2f}x")
+        print(
+            f"  action p99 against {note}: {ms(n99)} / {ms(b99)} = {n99 / b99:.2f}x (goal <= 1.5x);"
+            f" median {n50 / statistics.median(base_lat):.2f}x"
+        )
     restarts = [w["restored"] for name, w in worlds.items() if name.startswith("one table (own")]
     base_all = statistics.median(r["all"] for rs in restarts for r in rs)
     base_first = statistics.median(r["first"] for rs in restarts for r in rs)
     for shard, r in enumerate(world["restored"]):
         n = r["tables"]
-        print(f"  process {shard} restart with {n} tables: every table rebuilt in {r['all']:.2f} s ="
-              f" {r['all'] / base_all:.0f}x the one-table restart ({ms(base_all)}), {r['all'] / n / base_all:.3f}x"
-              f" per table; first action possible {r['first'] / base_first:.2f}x")
+        print(
+            f"  process {shard} restart with {n} tables: every table rebuilt in {r['all']:.2f} s ="
+            f" {r['all'] / base_all:.0f}x the one-table restart ({ms(base_all)}), {r['all'] / n / base_all:.3f}x"
+            f" per table; first action possible {r['first'] / base_first:.2f}x"
+        )
     mem = [(r["rss_after"] - r["rss_before"]) / r["tables"] for r in world["restored"]]
     rss0 = statistics.mean(r["rss_before"] for r in world["restored"])
-    print(f"  memory per table: {statistics.mean(mem):.1f} KiB ({statistics.mean(mem) / rss0 * 100:.3f}% of a"
-          f" process's {rss0 / 1024:.1f} MiB before its restore)")
+    print(
+        f"  memory per table: {statistics.mean(mem):.1f} KiB ({statistics.mean(mem) / rss0 * 100:.3f}% of a"
+        f" process's {rss0 / 1024:.1f} MiB before its restore)"
+    )
 
 
 def main() -> None:

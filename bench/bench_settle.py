@@ -96,8 +96,14 @@ def deltas_of(deal: int, seats: int) -> list[int]:
     return [sign * d for d in base]
 
 
-async def raw_settle(db: Database, table_id: int, seats: list[tuple[int, int | None]], deal: int,
-                     deltas: list[int], log_seq: int | None = None) -> None:
+async def raw_settle(
+    db: Database,
+    table_id: int,
+    seats: list[tuple[int, int | None]],
+    deal: int,
+    deltas: list[int],
+    log_seq: int | None = None,
+) -> None:
     """The baseline: the same rows, plain statements, no checks, no reads."""
     conn = db._conn
     now = time.time()
@@ -140,8 +146,10 @@ async def main(deals: int, seats: int) -> None:
         db = await Database.open(str(Path(tmp) / "settle.db"))
         await db.set_config(GUILD, actor_id=0, starting_balance=100 * BUY_IN, bots_play_for_chips=True)
         hops = HopCounter(db._conn)
-        tables = {name: await chip_table(db, 1000 + i, seats)
-                  for i, name in enumerate(("raw", "raw + log", "settle_deal", "append_step"))}
+        tables = {
+            name: await chip_table(db, 1000 + i, seats)
+            for i, name in enumerate(("raw", "raw + log", "settle_deal", "append_step"))
+        }
 
         def runner(name: str) -> Callable[[int], Awaitable[Any]]:
             table_id, seat_rows = tables[name]
@@ -152,7 +160,8 @@ async def main(deals: int, seats: int) -> None:
             if name == "settle_deal":
                 return lambda deal: db.settle_deal(table_id, deal, deltas_of(deal, seats), SUMMARY)
             return lambda deal: db.append_step(
-                table_id, [LogEntry(deal, "action", "bet~1~1", seat=0)],
+                table_id,
+                [LogEntry(deal, "action", "bet~1~1", seat=0)],
                 settle=[DealToSettle(deal, tuple(deltas_of(deal, seats)), SUMMARY)],
             )
 
@@ -178,8 +187,10 @@ async def main(deals: int, seats: int) -> None:
     print(f"deals: {deals} per case, seats: {seats} (2 members, {seats - 2} bots, chip table)")
     for name in names:
         m, p99 = medians[name], pct(samples[name], 0.99)
-        print(f"{name:>12}: median {m * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, {1 / m:,.0f} deals/s,"
-              f" {hop_counts[name]} thread hops per deal")
+        print(
+            f"{name:>12}: median {m * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, {1 / m:,.0f} deals/s,"
+            f" {hop_counts[name]} thread hops per deal"
+        )
     print(f"settle_deal hops: {hop_counts['settle_deal']} (raw: {hop_counts['raw']})")
     print(f"append_step hops: {hop_counts['append_step']} (raw + log: {hop_counts['raw + log']})")
     print(f"settle_deal / raw: {medians['raw'] / medians['settle_deal']:.2f}x (goal >= 0.5x)")

@@ -92,36 +92,58 @@ def deltas_of(deal: int, seats: int) -> list[int]:
     return [sign * d for d in base]
 
 
-async def raw_settle(conn: asyncpg.Connection, table_id: int, seats: list[tuple[int, int | None]], deal: int,
-                     deltas: list[int], log_seq: int | None = None) -> None:
+async def raw_settle(
+    conn: asyncpg.Connection,
+    table_id: int,
+    seats: list[tuple[int, int | None]],
+    deal: int,
+    deltas: list[int],
+    log_seq: int | None = None,
+) -> None:
     """The baseline: the same rows, plain statements, no checks, no reads."""
     now = time.time()
     async with conn.transaction():
         if log_seq is not None:
             await conn.execute(
                 "INSERT INTO table_log (table_id, seq, kind, seat, deal, body) VALUES ($1, $2, 'action', 0, NULL, $3)",
-                table_id, log_seq, "bet~1~1")
+                table_id,
+                log_seq,
+                "bet~1~1",
+            )
         await conn.executemany(
             "UPDATE seats SET stack = stack + $1 WHERE id = $2",
-            [(d, sid) for (sid, _), d in zip(seats, deltas, strict=True)])
+            [(d, sid) for (sid, _), d in zip(seats, deltas, strict=True)],
+        )
         movement_id = await conn.fetchval(
             "INSERT INTO movements (guild_id, reason, idem_key, actor_id, table_id, note, created_at)"
             " VALUES ($1, 'settlement', $2, NULL, $3, NULL, $4) RETURNING id",
-            GUILD, f"raw:{table_id}:{deal}", table_id, now)
+            GUILD,
+            f"raw:{table_id}:{deal}",
+            table_id,
+            now,
+        )
         await conn.executemany(
             "INSERT INTO ledger (movement_id, guild_id, account, user_id, seat_id, delta)"
             " VALUES ($1, $2, 'seat', $3, $4, $5)",
-            [(movement_id, GUILD, uid, sid, d) for (sid, uid), d in zip(seats, deltas, strict=True) if d])
+            [(movement_id, GUILD, uid, sid, d) for (sid, uid), d in zip(seats, deltas, strict=True) if d],
+        )
         await conn.execute(
             "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
             " VALUES ($1, $2, 'oicho', $3, $4, $5, $6, 0)",
-            table_id, GUILD, deal, json.dumps(deltas), json.dumps(SUMMARY, separators=(",", ":")), now)
+            table_id,
+            GUILD,
+            deal,
+            json.dumps(deltas),
+            json.dumps(SUMMARY, separators=(",", ":")),
+            now,
+        )
         await conn.executemany(
             "INSERT INTO player_stats (guild_id, user_id, game, net, deals_played, updated_at)"
             " VALUES ($1, $2, 'oicho', $3, 1, $4) ON CONFLICT (guild_id, user_id, game) DO UPDATE SET"
             " net = player_stats.net + excluded.net, deals_played = player_stats.deals_played + 1,"
             " updated_at = excluded.updated_at",
-            [(GUILD, uid, d, now) for (_, uid), d in zip(seats, deltas, strict=True) if uid is not None])
+            [(GUILD, uid, d, now) for (_, uid), d in zip(seats, deltas, strict=True) if uid is not None],
+        )
         await conn.execute("UPDATE tables SET updated_at = $1 WHERE id = $2", now, table_id)
 
 
@@ -131,8 +153,10 @@ async def run(url: str, deals: int, seats: int) -> None:
     raw = await asyncpg.connect(url)
     try:
         await db.set_config(GUILD, actor_id=0, starting_balance=100 * BUY_IN, bots_play_for_chips=True)
-        tables = {name: await chip_table(db, 1000 + i, seats)
-                  for i, name in enumerate(("raw", "raw + log", "settle_deal", "append_step"))}
+        tables = {
+            name: await chip_table(db, 1000 + i, seats)
+            for i, name in enumerate(("raw", "raw + log", "settle_deal", "append_step"))
+        }
 
         def runner(name: str) -> Callable[[int], Awaitable[Any]]:
             table_id, seat_rows = tables[name]
@@ -143,7 +167,8 @@ async def run(url: str, deals: int, seats: int) -> None:
             if name == "settle_deal":
                 return lambda deal: db.settle_deal(table_id, deal, deltas_of(deal, seats), SUMMARY)
             return lambda deal: db.append_step(
-                table_id, [LogEntry(deal, "action", "bet~1~1", seat=0)],
+                table_id,
+                [LogEntry(deal, "action", "bet~1~1", seat=0)],
                 settle=[DealToSettle(deal, tuple(deltas_of(deal, seats)), SUMMARY)],
             )
 
@@ -172,8 +197,10 @@ async def run(url: str, deals: int, seats: int) -> None:
     print(f"deals: {deals} per case, seats: {seats} (2 members, {seats - 2} bots, chip table), PostgreSQL")
     for name in names:
         m, p99 = medians[name], pct(samples[name], 0.99)
-        print(f"{name:>12}: median {m * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, {1 / m:,.0f} deals/s,"
-              f" {sent[name]} queries per deal")
+        print(
+            f"{name:>12}: median {m * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms, {1 / m:,.0f} deals/s,"
+            f" {sent[name]} queries per deal"
+        )
     print(f"serialization retries: {retries}")
     print(f"settle_deal / raw: {medians['raw'] / medians['settle_deal']:.2f}x (goal >= 0.5x)")
     print(f"append_step / raw + log: {medians['raw + log'] / medians['append_step']:.2f}x (goal >= 0.5x)")

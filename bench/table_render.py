@@ -99,4 +99,6 @@ def main(
             f"default PNG save of the frame: {len(bare_png(frame))} bytes"
         )
     for seats, found in ratios.items():
-        print(f"{seats}-seat render/blank-encode time ratio: {min(found):.1f}x-{max(found):.1f}x over {len(found)} frames")
+        print(
+            f"{seats}-seat render/blank-encode time ratio: {min(found):.1f}x-{max(found):.1f}x over {len(found)} frames"
+        )

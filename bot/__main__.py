@@ -37,15 +37,19 @@ def main() -> int:
     except ValidationError as exc:
         errors = exc.errors()
         if any(e["type"] == "missing" and e["loc"] == ("discord_token",) for e in errors):
-            return fail(f"DISCORD_TOKEN is not set: {WHERE}. Copy it from your application's Bot page in the "
-                        "Discord developer portal.")
+            return fail(
+                f"DISCORD_TOKEN is not set: {WHERE}. Copy it from your application's Bot page in the "
+                "Discord developer portal."
+            )
         first = errors[0]
         name = ".".join(str(part) for part in first["loc"]).upper()
         return fail(f"{name} is not valid ({first['msg']}): {WHERE}.")
     token = settings.discord_token.get_secret_value().strip()
     if not TOKEN_SHAPE.fullmatch(token):
-        return fail(f"DISCORD_TOKEN does not look like a bot token (three parts joined by dots): {WHERE}. Copy it "
-                    "from your application's Bot page in the Discord developer portal.")
+        return fail(
+            f"DISCORD_TOKEN does not look like a bot token (three parts joined by dots): {WHERE}. Copy it "
+            "from your application's Bot page in the Discord developer portal."
+        )
     try:
         shards = settings.shards()
     except ShardConfigError as exc:
@@ -56,20 +60,32 @@ def main() -> int:
     # The data directory keeps this process's identity as the driver of its tables, so that after a crash the
     # restarted bot carries on with them at once rather than when their leases run out (bot.instance).
     owner = claim(Path(settings.database_path).parent)
-    bot = create_bot(settings.database, sync_commands=settings.sync_commands, dev_guild_id=settings.dev_guild_id,
-                     render_processes=settings.render_processes, tune_gc=True, shards=shards, owner=owner)
+    bot = create_bot(
+        settings.database,
+        sync_commands=settings.sync_commands,
+        dev_guild_id=settings.dev_guild_id,
+        render_processes=settings.render_processes,
+        tune_gc=True,
+        shards=shards,
+        owner=owner,
+    )
     # ``docker stop`` (and compose) sends SIGTERM: close as on Ctrl-C, giving the table leases back, so that the
     # process started next takes its tables at once rather than when the leases run out.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
-        print("fudaba: Discord refused DISCORD_TOKEN (it may have been reset): copy the current token from your "
-              f"application's Bot page in the Discord developer portal and {WHERE}.", file=sys.stderr)
+        print(
+            "fudaba: Discord refused DISCORD_TOKEN (it may have been reset): copy the current token from your "
+            f"application's Bot page in the Discord developer portal and {WHERE}.",
+            file=sys.stderr,
+        )
         return 1
     except discord.PrivilegedIntentsRequired:
-        print("fudaba: Discord refused a privileged intent; Fudaba needs none, so check that this is its token.",
-              file=sys.stderr)
+        print(
+            "fudaba: Discord refused a privileged intent; Fudaba needs none, so check that this is its token.",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

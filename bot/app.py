@@ -25,8 +25,9 @@ DB_WAIT_MAX_SECONDS = 30.0
 """The longest pause between two tries to reach a database that is not up yet."""
 
 
-async def open_when_reachable(target: str, *, clock: Callable[[], float] = time.time,
-                              owner: str | None = None) -> Database:
+async def open_when_reachable(
+    target: str, *, clock: Callable[[], float] = time.time, owner: str | None = None
+) -> Database:
     """Open the database, waiting for it while it cannot be reached (a PostgreSQL server still starting, or
     restarting, as in a compose deployment where both start together). Any other failure stops the start.
     ``owner``: this process's lasting identity in table leases (:mod:`bot.instance`); None: a new one."""
@@ -65,8 +66,7 @@ class FudabaBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None,
-                         **client_options)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.shard_set = shards
         """The shards this process connects and whose guilds' tables it drives (None: unsharded, all of them)."""
         self._database = database
@@ -92,9 +92,14 @@ class FudabaBot(commands.Bot):
 
         for cog in COGS:
             await self.add_cog(cog(self))
-        self.tables = TableManager(self, clock=self.clock, edit_interval=self._edit_interval,
-                                   lobby_timeout=self._lobby_timeout, bot_pace=self._bot_pace,
-                                   edits_per_second=self._edits_per_second)
+        self.tables = TableManager(
+            self,
+            clock=self.clock,
+            edit_interval=self._edit_interval,
+            lobby_timeout=self._lobby_timeout,
+            bot_pace=self._bot_pace,
+            edits_per_second=self._edits_per_second,
+        )
         # Every table component press and modal is answered by one router, from its custom id.
         self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
         if self._render_processes:

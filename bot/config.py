@@ -17,21 +17,28 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         default=None,
         description="Where the data lives: postgresql://user:password@host:port/dbname for PostgreSQL, or a SQLite "
-        "file path; unset: DATABASE_PATH")
+        "file path; unset: DATABASE_PATH",
+    )
     database_path: str = Field(default="data/fudaba.db", description="SQLite database file (created if missing)")
     sync_commands: bool = Field(default=True, description="Register slash commands with Discord at start-up")
     dev_guild_id: int | None = Field(default=None, description="Also sync commands to this guild at once (testing)")
     log_level: str = Field(default="INFO")
     render_processes: int = Field(
-        default=1, ge=0, le=16,
-        description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)")
+        default=1,
+        ge=0,
+        le=16,
+        description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)",
+    )
 
     shard_count: int | None = Field(
-        default=None, ge=1,
-        description="Total number of Discord shards across all the bot's processes; unset: one unsharded process")
+        default=None,
+        ge=1,
+        description="Total number of Discord shards across all the bot's processes; unset: one unsharded process",
+    )
     shard_ids: str | None = Field(
         default=None,
-        description="The shards this process connects, like 0,1 or 0-3 (needs SHARD_COUNT); unset: all of them")
+        description="The shards this process connects, like 0,1 or 0-3 (needs SHARD_COUNT); unset: all of them",
+    )
 
     def shards(self) -> Shards | None:
         """The shards this process connects (None: unsharded); :class:`~bot.shards.ShardConfigError` when the

@@ -78,8 +78,9 @@ async def answer_error(interaction: discord.Interaction, error: BaseException) -
 
 
 async def apologise(interaction: discord.Interaction, error: BaseException, where: str) -> None:
-    log.error("unexpected error in %s (guild=%s user=%s)", where, interaction.guild_id, interaction.user.id,
-              exc_info=error)
+    log.error(
+        "unexpected error in %s (guild=%s user=%s)", where, interaction.guild_id, interaction.user.id, exc_info=error
+    )
     try:
         await send_ephemeral(interaction, t("bot.unexpected_error", interaction.locale))
     except discord.HTTPException:

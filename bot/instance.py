@@ -34,8 +34,9 @@ def claim(directory: str | os.PathLike[str]) -> str:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115  (held open, and locked, until the process ends)
     except OSError as exc:
-        log.warning("cannot keep an instance id in %s (%s); a restart after a crash waits for the old leases", path,
-                    exc)
+        log.warning(
+            "cannot keep an instance id in %s (%s); a restart after a crash waits for the old leases", path, exc
+        )
         return uuid.uuid4().hex
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

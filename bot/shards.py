@@ -64,8 +64,10 @@ def configure(shard_count: int | None, shard_ids: str | None) -> Shards | None:
     connects every shard in this one process. Raises :class:`ShardConfigError` with a one-line reason."""
     if shard_count is None:
         if shard_ids is not None and shard_ids.strip():
-            raise ShardConfigError("SHARD_IDS is set but SHARD_COUNT is not: set SHARD_COUNT to the total number "
-                                   "of shards across all the bot's processes")
+            raise ShardConfigError(
+                "SHARD_IDS is set but SHARD_COUNT is not: set SHARD_COUNT to the total number "
+                "of shards across all the bot's processes"
+            )
         return None
     if shard_count < 1:
         raise ShardConfigError(f"SHARD_COUNT must be at least 1, not {shard_count}")
@@ -74,8 +76,10 @@ def configure(shard_count: int | None, shard_ids: str | None) -> Shards | None:
     ids = parse_ids(shard_ids)
     outside = sorted({i for i in ids if not 0 <= i < shard_count})
     if outside:
-        raise ShardConfigError(f"SHARD_IDS {shard_ids!r} names shard {outside[0]}, but with SHARD_COUNT={shard_count} "
-                               f"the shards are 0 to {shard_count - 1}")
+        raise ShardConfigError(
+            f"SHARD_IDS {shard_ids!r} names shard {outside[0]}, but with SHARD_COUNT={shard_count} "
+            f"the shards are 0 to {shard_count - 1}"
+        )
     seen: set[int] = set()
     twice = sorted({i for i in ids if i in seen or seen.add(i)})  # type: ignore[func-returns-value]
     if twice:

@@ -93,8 +93,12 @@ def summary(record: TableRecord) -> dict[str, Any]:
     deal; ``awaiting_shuffle`` then names the deal that was about to start."""
     engine = replay(record, open_end=True)
     deals = [
-        {"deal": r.deal, "deltas": [d * record.stake for d in r.deltas],
-         **({"pot": r.pot * record.stake} if r.pot else {}), "summary": r.summary}
+        {
+            "deal": r.deal,
+            "deltas": [d * record.stake for d in r.deltas],
+            **({"pot": r.pot * record.stake} if r.pot else {}),
+            "summary": r.summary,
+        }
         for r in engine.results
     ]
     totals = [sum(d["deltas"][i] for d in deals) for i in range(engine.seats)]  # type: ignore[index]

@@ -84,8 +84,9 @@ def _run_as() -> pwd.struct_passwd | None:
     try:
         return pwd.getpwnam(name)
     except KeyError as exc:
-        raise PgUnavailable(f"running as root, and there is no user {name!r} to run PostgreSQL as "
-                            "(set FUDABA_PG_USER)") from exc
+        raise PgUnavailable(
+            f"running as root, and there is no user {name!r} to run PostgreSQL as (set FUDABA_PG_USER)"
+        ) from exc
 
 
 def _reap_stale() -> None:
@@ -125,11 +126,13 @@ class PgServer:
         if self.user is not None:
             extra = {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
         env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
-        result = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env, cwd=self.base,
-                                check=False, **extra)
+        result = subprocess.run(
+            args, capture_output=True, text=True, timeout=timeout, env=env, cwd=self.base, check=False, **extra
+        )
         if check and result.returncode != 0:
-            raise PgUnavailable(f"{' '.join(args[:2])} failed ({result.returncode}): {result.stderr.strip()}"
-                                f"{self._log_tail()}")
+            raise PgUnavailable(
+                f"{' '.join(args[:2])} failed ({result.returncode}): {result.stderr.strip()}{self._log_tail()}"
+            )
         return result
 
     def _log_tail(self) -> str:
@@ -188,8 +191,18 @@ class PgServer:
         self._cmd(str(self.bindir / "initdb"), "--version")
 
     def _initdb(self) -> None:
-        self._cmd(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
-                  "--encoding=UTF8", "--locale=C", "--no-sync", "--no-instructions")
+        self._cmd(
+            str(self.bindir / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+            "--no-sync",
+            "--no-instructions",
+        )
         settings = dict(SETTINGS, unix_socket_directories=f"'{self.base}'")
         with (self.data / "postgresql.conf").open("a") as conf:
             conf.write("\n# fudaba tests\n" + "".join(f"{k} = {v}\n" for k, v in settings.items()))

@@ -16,12 +16,16 @@ import pytest
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-@pytest.mark.parametrize(("script", "args", "last_words"), [
-    ("bench_action.py", ["8"], "one action with the table redrawn / trivial handler:"),
-    ("bench_restart.py", ["2"], "restart, first button answered:"),
-])
+@pytest.mark.parametrize(
+    ("script", "args", "last_words"),
+    [
+        ("bench_action.py", ["8"], "one action with the table redrawn / trivial handler:"),
+        ("bench_restart.py", ["2"], "restart, first button answered:"),
+    ],
+)
 def test_a_bot_benchmark_runs_to_the_end(script: str, args: list[str], last_words: str) -> None:
-    done = subprocess.run([sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=180,
-                          check=False)
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=180, check=False
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert last_words in done.stdout

@@ -3,7 +3,6 @@
 No ``from __future__ import annotations`` here: discord.py reads these annotations at import time.
 """
 
-
 from typing import TYPE_CHECKING
 
 import discord
@@ -37,7 +36,9 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         game=L("The game to play", "cmd.play_game"),
-        buy_in=L("Chips each player brings to the table (default: the game's starting chips × stake)", "cmd.play_buy_in"),
+        buy_in=L(
+            "Chips each player brings to the table (default: the game's starting chips × stake)", "cmd.play_buy_in"
+        ),
         stake=L("Chips per game point (default 1)", "cmd.play_stake"),
         practice=L("A practice table: no chips at stake, bots welcome", "cmd.play_practice"),
     )
@@ -53,9 +54,13 @@ class PlayCog(commands.Cog):
     ) -> None:
         await self.bot.tables.open(interaction, game.value, buy_in, stake, practice)
 
-    table = app_commands.Group(name="table", description=L("Manage the table in this channel", "cmd.table"), guild_only=True)
+    table = app_commands.Group(
+        name="table", description=L("Manage the table in this channel", "cmd.table"), guild_only=True
+    )
 
-    @table.command(name="stop", description=L("End the table in this channel; an unfinished deal is void", "cmd.table_stop"))
+    @table.command(
+        name="stop", description=L("End the table in this channel; an unfinished deal is void", "cmd.table_stop")
+    )
     @guarded
     async def table_stop(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
@@ -82,8 +87,12 @@ class PlayCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(table_id=L("Table number", "cmd.verify_table"), deal=L("Deal number", "cmd.verify_deal"))
     @guarded
-    async def verify(self, interaction: discord.Interaction, table_id: app_commands.Range[int, 1, 2**62],
-                     deal: app_commands.Range[int, 1, 100_000]) -> None:
+    async def verify(
+        self,
+        interaction: discord.Interaction,
+        table_id: app_commands.Range[int, 1, 2**62],
+        deal: app_commands.Range[int, 1, 100_000],
+    ) -> None:
         assert interaction.guild_id is not None
         row = await self.bot.db.get_table(table_id)
         if row is None or row.guild_id != interaction.guild_id or not row.record:
@@ -107,7 +116,14 @@ class PlayCog(commands.Cog):
                 continue
             deck = spec.deck(rules)
             order = " ".join(c.notation for c in seeded_shuffle(deck, s.seed))
-            lines.append(t("verify.line", interaction.locale, purpose=s.purpose, seed=s.seed,
-                           hash=commitment(s.seed), order=order[:600]))
+            lines.append(
+                t(
+                    "verify.line",
+                    interaction.locale,
+                    purpose=s.purpose,
+                    seed=s.seed,
+                    hash=commitment(s.seed),
+                    order=order[:600],
+                )
+            )
         await interaction.response.send_message("\n\n".join(lines)[:1900], ephemeral=True)
-

@@ -136,12 +136,25 @@ def table_block(rules: BaseModel, table: RuleTable, locale: object) -> str:
             cells.append((cell_text(current[row][column]) + mark).ljust(widths[column]))
         lines.append(" ".join([row.ljust(key_width), *cells]).rstrip())
         if current[row] != fresh[row]:
-            changed.append(t("rules.table_changed_row", locale, path=table.row_path(row),
-                             value=row_text(current[row]), default=row_text(fresh[row])))
+            changed.append(
+                t(
+                    "rules.table_changed_row",
+                    locale,
+                    path=table.row_path(row),
+                    value=row_text(current[row]),
+                    default=row_text(fresh[row]),
+                )
+            )
     mark = "✏️ " if changed else ""
     example = table.rows[0]
-    head = t("rules.table_title", locale, mark=mark, path=table.path,
-             example=table.row_path(example), columns=" ".join(current[example]))
+    head = t(
+        "rules.table_title",
+        locale,
+        mark=mark,
+        path=table.path,
+        example=table.row_path(example),
+        columns=" ".join(current[example]),
+    )
     body = "```\n" + "\n".join(lines) + "\n```"
     return "\n".join([head, body, *changed])
 
@@ -204,8 +217,7 @@ async def rules_page(
         description="\n".join(pages[page]),
     )
     embed.set_footer(
-        text=t("rules.show_footer", locale, page=page + 1, pages=len(pages), changed=changed,
-               total=len(options(rules)))
+        text=t("rules.show_footer", locale, page=page + 1, pages=len(pages), changed=changed, total=len(options(rules)))
     )
     if len(pages) == 1:
         return embed, None
@@ -285,8 +297,10 @@ class RulesCog(commands.Cog):
         if rules is None:
             return []
         typed = current.strip().lower()
-        entries = [(o.path, f"{o.path} = {show_value(o.default)} ({allowed_text(o, interaction.locale)})")
-                   for o in options(rules)]
+        entries = [
+            (o.path, f"{o.path} = {show_value(o.default)} ({allowed_text(o, interaction.locale)})")
+            for o in options(rules)
+        ]
         for table in tables(rules):  # a whole row is one option too (and, for a reset, a whole table)
             for row in table.rows:
                 value = row_value(rules, table, row)

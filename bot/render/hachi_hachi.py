@@ -91,7 +91,6 @@ SEAT_INFO_W = 250
 """A seat panel's left part (name, stack, badges, tricks); the revealed hand takes the rest."""
 
 
-
 def rows_of(seats: int) -> int:
     """Seat panels per column."""
     return (seats + 1) // 2
@@ -161,8 +160,12 @@ def draw_hachi_hachi_table(
 ) -> HachiHachiDrawing:
     """The public table and the plan of what was drawn where."""
     c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
-    w = Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake,
-              "hachi_hachi_render.")
+    w = Words(
+        [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)],
+        lang,
+        stake,
+        "hachi_hachi_render.",
+    )
     _top_bar(c, view, w)
     _centre(c, view, w)
     for seat in range(view.seats):
@@ -322,7 +325,9 @@ def _declarations(c: _Painter, view: HachiPublicView, w: Words, x0: float, x1: f
             right -= _badge_w(text, 18)
             c.badge(right, base, text, 18, P.PUSH)
         elif speaking:
-            right -= c.text((right, base), w.t("fold_fee_now", fee=w.chips(view.speaker_fee)), size, P.GOLD, anchor="rs")
+            right -= c.text(
+                (right, base), w.t("fold_fee_now", fee=w.chips(view.speaker_fee)), size, P.GOLD, anchor="rs"
+            )
         else:
             right -= c.text((right, base), w.t("state_waiting"), size, P.TEXT_DIM, anchor="rs")
         if seat == view.sp:

@@ -97,7 +97,6 @@ FINAL_COL_GAP = 14
 """Between the final trick's plays (the winning play's frame stands 6 px out into it)."""
 
 
-
 def table_height(seats: int) -> int:
     """The image's height: the top bar, the centre panel and one row per seat."""
     return ROWS_Y + seats * (ROW_H + ROW_GAP) + 2

@@ -43,8 +43,9 @@ def use_processes(workers: int) -> None:
     old = _executor
     if workers > 0:
         # "spawn": the bot's process has threads (the database's), which a forked child would inherit half-held.
-        _executor = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_start_worker)
+        _executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+        )
     else:
         _executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
     _processes = workers > 0

@@ -53,8 +53,9 @@ def text_mask(text: str, size: int, anchor: str = "ls", stroke: int = 0) -> tupl
     return mask, left, top
 
 
-def ink_box(xy: tuple[float, float], text: str, size: int, anchor: str = "ls",
-            bold: bool = False) -> tuple[int, int, int, int]:
+def ink_box(
+    xy: tuple[float, float], text: str, size: int, anchor: str = "ls", bold: bool = False
+) -> tuple[int, int, int, int]:
     """Where :meth:`Canvas.text` puts the ink of ``text`` drawn at ``xy``: (left, top, right, bottom)."""
     mask, dx, dy = text_mask(text, size, anchor, max(1, size // 22) if bold else 0)
     left, top = round(xy[0]) + dx, round(xy[1]) + dy

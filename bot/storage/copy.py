@@ -66,8 +66,11 @@ class CopyReport:
 def data_tables(schema: Schema) -> list[str]:
     """Every table but ``schema_version`` and ``table_leases`` (which process drives a table: the running bots'
     state, not data; the target's bots take the leases afresh), each after the tables its foreign keys point to."""
-    pending = {name: {ref for _, ref, _ in outline.foreign_keys if ref != name}
-               for name, outline in schema.items() if name not in ("schema_version", "table_leases")}
+    pending = {
+        name: {ref for _, ref, _ in outline.foreign_keys if ref != name}
+        for name, outline in schema.items()
+        if name not in ("schema_version", "table_leases")
+    }
     ordered: list[str] = []
     while pending:
         ready = sorted(name for name, refs in pending.items() if not refs - set(ordered))
@@ -79,8 +82,12 @@ def data_tables(schema: Schema) -> list[str]:
     return ordered
 
 
-async def _source_rows(db: SqliteDatabase, table: str, columns: Sequence[str], key: Sequence[str],
-                       ) -> AsyncIterator[list[tuple[Any, ...]]]:
+async def _source_rows(
+    db: SqliteDatabase,
+    table: str,
+    columns: Sequence[str],
+    key: Sequence[str],
+) -> AsyncIterator[list[tuple[Any, ...]]]:
     """The table's rows in primary-key order, a batch at a time (inside the caller's read transaction)."""
     names = ", ".join(f'"{c}"' for c in columns)
     order = ", ".join(f'"{c}"' for c in key) or "rowid"
@@ -89,8 +96,12 @@ async def _source_rows(db: SqliteDatabase, table: str, columns: Sequence[str], k
             yield [tuple(r) for r in rows]
 
 
-async def _target_rows(db: PostgresDatabase, table: str, columns: Sequence[str], key: Sequence[str],
-                       ) -> AsyncIterator[list[tuple[Any, ...]]]:
+async def _target_rows(
+    db: PostgresDatabase,
+    table: str,
+    columns: Sequence[str],
+    key: Sequence[str],
+) -> AsyncIterator[list[tuple[Any, ...]]]:
     names = ", ".join(f'"{c}"' for c in columns)
     order = ", ".join(f'"{c}"' for c in key)
     async with db._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
@@ -159,13 +170,19 @@ async def _copy(src: SqliteDatabase, dst: PostgresDatabase, *, replace: bool) ->
     tables = data_tables(schema)
     held = {t: n for t, n in (await _counts(dst, tables)).items() if n}
     if held and not replace:
-        raise CopyError(f"the target is not empty ({', '.join(f'{t}: {n} rows' for t, n in held.items())});"
-                        " pass --replace to wipe it first")
+        raise CopyError(
+            f"the target is not empty ({', '.join(f'{t}: {n} rows' for t, n in held.items())});"
+            " pass --replace to wipe it first"
+        )
     report = CopyReport()
     async with dst._pool.acquire() as conn:
-        types = {(r["table_name"], r["column_name"]): r["data_type"] for r in await conn.fetch(
-            "SELECT table_name, column_name, data_type FROM information_schema.columns"
-            " WHERE table_schema = current_schema()")}
+        types = {
+            (r["table_name"], r["column_name"]): r["data_type"]
+            for r in await conn.fetch(
+                "SELECT table_name, column_name, data_type FROM information_schema.columns"
+                " WHERE table_schema = current_schema()"
+            )
+        }
         await src._conn.execute("BEGIN")  # one snapshot of the file for every table
         try:
             async with conn.transaction():
@@ -184,7 +201,8 @@ async def _copy(src: SqliteDatabase, dst: PostgresDatabase, *, replace: bool) ->
                     if outline.primary_key == ("id",):
                         await conn.execute(
                             f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), coalesce(max(id), 0) + 1, false)"
-                            f" FROM {table}")
+                            f" FROM {table}"
+                        )
         finally:
             await src._conn.execute("COMMIT")
     report.problems, report.ledger_problems = await verify_copy(src, dst, schema)
@@ -221,8 +239,10 @@ async def verify_copy(src: Database, dst: Database, schema: Schema) -> tuple[lis
             continue
         outline = schema[table]
         digests = []
-        for rows_of in (_source_rows(src, table, outline.columns, outline.primary_key),
-                        _target_rows(dst, table, outline.columns, outline.primary_key)):
+        for rows_of in (
+            _source_rows(src, table, outline.columns, outline.primary_key),
+            _target_rows(dst, table, outline.columns, outline.primary_key),
+        ):
             digest = hashlib.sha256()
             async for rows in rows_of:
                 _digest_update(digest, rows)
@@ -238,14 +258,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.storage", description="Fudaba's storage tools.")
     commands = parser.add_subparsers(dest="command", required=True)
     copy = commands.add_parser(
-        "copy", help="copy a SQLite database into PostgreSQL and verify every balance and the ledger",
+        "copy",
+        help="copy a SQLite database into PostgreSQL and verify every balance and the ledger",
         description="Copy every table of a SQLite database (ids included) into a PostgreSQL database, then verify "
         "the copy: the ledger check on both, every balance, stack and pot, row counts and a digest of every row. "
-        "Stop the bot first. Exit status 0 when the copy is verified, 1 when it is not, 2 when it was refused.")
+        "Stop the bot first. Exit status 0 when the copy is verified, 1 when it is not, 2 when it was refused.",
+    )
     copy.add_argument("--from", dest="source", required=True, metavar="FILE", help="the SQLite database file")
     copy.add_argument("--to", dest="target", required=True, metavar="URL", help="postgresql://user:pass@host/db")
-    copy.add_argument("--replace", action="store_true",
-                      help="wipe the target's rows first (refused otherwise when it holds any)")
+    copy.add_argument(
+        "--replace", action="store_true", help="wipe the target's rows first (refused otherwise when it holds any)"
+    )
     args = parser.parse_args(argv)
     try:
         report = asyncio.run(copy_database(args.source, args.target, replace=args.replace))

@@ -113,8 +113,10 @@ class Core:
         (status, seats, lease), so a change committed meanwhile (a cancel, a takeover) makes it run again."""
         await Guard((table_id,))
         if holder is None:
-            await Exec("INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
-                       (table_id, self.owner, now + self.lease_seconds))
+            await Exec(
+                "INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
+                (table_id, self.owner, now + self.lease_seconds),
+            )
         elif holder != self.owner:
             raise LeaseLost(table_id, holder)
 

@@ -94,7 +94,9 @@ class Database(EconomyOps, TableOps, HouseRuleOps, LeaseOps):
     API and return the same types."""
 
     @classmethod
-    async def open(cls, target: str | os.PathLike[str], *, clock: Clock = time.time, owner: str | None = None) -> Database:
+    async def open(
+        cls, target: str | os.PathLike[str], *, clock: Clock = time.time, owner: str | None = None
+    ) -> Database:
         """Connect to ``target`` and apply pending migrations.
 
         ``target`` is a ``DATABASE_URL``: a SQLite file path (``":memory:"`` works for tests), or

@@ -82,7 +82,10 @@ class LeaseLost(StorageError):
     should stop driving the table (see :mod:`bot.storage.leases`)."""
 
     def __init__(self, table_id: int, holder: str | None) -> None:
-        super().__init__("storage.lease_lost", f"table {table_id} is not leased to this process (held by {holder})",
-                         table_id=table_id)
+        super().__init__(
+            "storage.lease_lost",
+            f"table {table_id} is not leased to this process (held by {holder})",
+            table_id=table_id,
+        )
         self.table_id = table_id
         self.holder = holder

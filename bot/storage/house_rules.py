@@ -86,12 +86,14 @@ class HouseRuleOps(Core):
     async def house_rule_history(self, guild_id: int, game: str | None = None, *, limit: int = 20) -> list[RuleChange]:
         """The most recent house-rule changes of a guild (optionally one game), newest first."""
 
-        rows = await self._read(lambda: All(
-            # coalesce, not "? IS NULL OR …": PostgreSQL must tell the parameter's type from the statement.
-            "SELECT * FROM house_rule_audit WHERE guild_id = ? AND game = coalesce(?, game)"
-            " ORDER BY at DESC, id DESC LIMIT ?",
-            (guild_id, game, limit),
-        ))
+        rows = await self._read(
+            lambda: All(
+                # coalesce, not "? IS NULL OR …": PostgreSQL must tell the parameter's type from the statement.
+                "SELECT * FROM house_rule_audit WHERE guild_id = ? AND game = coalesce(?, game)"
+                " ORDER BY at DESC, id DESC LIMIT ?",
+                (guild_id, game, limit),
+            )
+        )
         return [
             RuleChange(
                 id=r["id"],

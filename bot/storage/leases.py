@@ -76,8 +76,9 @@ class LeaseOps(Core):
         owner, span = self.owner, self.lease_seconds
 
         async def tx(now: float) -> set[int]:
-            rows = await All("UPDATE table_leases SET expires_at = ? WHERE owner = ? RETURNING table_id",
-                             (now + span, owner))
+            rows = await All(
+                "UPDATE table_leases SET expires_at = ? WHERE owner = ? RETURNING table_id", (now + span, owner)
+            )
             return {int(r[0]) for r in rows}
 
         return await self._transaction(tx)
@@ -92,7 +93,8 @@ class LeaseOps(Core):
         if not rows:
             return 0
         return await self._transaction(
-            lambda now: Many("DELETE FROM table_leases WHERE owner = ? AND table_id = ?", rows))
+            lambda now: Many("DELETE FROM table_leases WHERE owner = ? AND table_id = ?", rows)
+        )
 
     async def _give_back_leases(self) -> None:
         """At close: every lease of this process goes back (best effort: a database that cannot be reached keeps
@@ -104,6 +106,7 @@ class LeaseOps(Core):
 
     async def lease_of(self, table_id: int) -> tuple[str, float] | None:
         """The table's lease: its owner and when it runs out; None when nobody holds it."""
-        row = await self._read(lambda: One("SELECT owner, expires_at FROM table_leases WHERE table_id = ?",
-                                           (table_id,)))
+        row = await self._read(
+            lambda: One("SELECT owner, expires_at FROM table_leases WHERE table_id = ?", (table_id,))
+        )
         return None if row is None else (str(row["owner"]), float(row["expires_at"]))

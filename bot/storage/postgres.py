@@ -247,31 +247,33 @@ class PostgresDatabase(Database):
         async def read() -> Schema:
             columns = await All(
                 "SELECT table_name, column_name, is_nullable FROM information_schema.columns"
-                " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position")
+                " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+            )
             indexes = await All(
                 "SELECT t.relname AS tbl, i.relname AS name, x.indisunique AS uniq, x.indisprimary AS pk,"
                 " x.indpred IS NOT NULL AS partial, array(SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY"
                 " AS k(attnum, n) JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n)"
                 " AS keys FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
-                " WHERE t.relnamespace = current_schema()::regnamespace")
+                " WHERE t.relnamespace = current_schema()::regnamespace"
+            )
             foreign = await All(
                 "SELECT t.relname AS tbl, a.attname AS col, r.relname AS ref, ra.attname AS ref_col"
                 " FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_class r ON r.oid = c.confrelid"
                 " JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]"
                 " JOIN pg_attribute ra ON ra.attrelid = c.confrelid AND ra.attnum = c.confkey[1]"
-                " WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace")
+                " WHERE c.contype = 'f' AND c.connamespace = current_schema()::regnamespace"
+            )
             outline: Schema = {}
             for table in sorted({c["table_name"] for c in columns}):
                 mine = [i for i in indexes if i["tbl"] == table]
                 outline[table] = TableOutline(
                     columns=tuple(c["column_name"] for c in columns if c["table_name"] == table),
-                    nullable=frozenset(c["column_name"] for c in columns
-                                       if c["table_name"] == table and c["is_nullable"] == "YES"),
+                    nullable=frozenset(
+                        c["column_name"] for c in columns if c["table_name"] == table and c["is_nullable"] == "YES"
+                    ),
                     primary_key=next((tuple(i["keys"]) for i in mine if i["pk"]), ()),
-                    unique=frozenset((tuple(i["keys"]), bool(i["partial"])) for i in mine
-                                     if i["uniq"] and not i["pk"]),
-                    indexes=frozenset((i["name"], tuple(i["keys"]), bool(i["partial"])) for i in mine
-                                      if not i["uniq"]),
+                    unique=frozenset((tuple(i["keys"]), bool(i["partial"])) for i in mine if i["uniq"] and not i["pk"]),
+                    indexes=frozenset((i["name"], tuple(i["keys"]), bool(i["partial"])) for i in mine if not i["uniq"]),
                     foreign_keys=frozenset((f["col"], f["ref"], f["ref_col"]) for f in foreign if f["tbl"] == table),
                 )
             return outline
@@ -324,8 +326,9 @@ class PostgresDatabase(Database):
             except _Reconnect as dead:
                 reconnects += 1
                 if reconnects > self.pool_size + 1:
-                    raise StorageUnavailable(f"no working connection to the PostgreSQL server: {dead.__cause__}") \
-                        from dead.__cause__
+                    raise StorageUnavailable(
+                        f"no working connection to the PostgreSQL server: {dead.__cause__}"
+                    ) from dead.__cause__
             except _Retry as lost:
                 attempt += 1
                 self.retries += 1
@@ -431,8 +434,15 @@ class PostgresDatabase(Database):
                 raise StorageUnavailable(f"the connection to the PostgreSQL server broke: {exc}") from exc
             raise
 
-    async def _drive(self, conn: asyncpg.Connection, steps: Generator[Any, Any, T], write: bool,
-                     savepoints: bool, guarded: set[int] | None = None, retry_unique: bool = False) -> T:
+    async def _drive(
+        self,
+        conn: asyncpg.Connection,
+        steps: Generator[Any, Any, T],
+        write: bool,
+        savepoints: bool,
+        guarded: set[int] | None = None,
+        retry_unique: bool = False,
+    ) -> T:
         """Step a body to its end, awaiting each request on ``conn`` and throwing a request's error back in."""
         value: Any = None
         error: BaseException | None = None
@@ -475,8 +485,9 @@ class PostgresDatabase(Database):
                         await conn.execute(f"ROLLBACK TO SAVEPOINT {SAVEPOINT}")
                     except Exception as again:
                         if _unavailable(again, conn):
-                            raise StorageUnavailable(f"the connection to the PostgreSQL server broke: {again}") \
-                                from again
+                            raise StorageUnavailable(
+                                f"the connection to the PostgreSQL server broke: {again}"
+                            ) from again
                         raise
                 else:
                     # The server threw the transaction away (a client-side error, asyncpg refusing an argument, did

@@ -57,8 +57,9 @@ class SqliteDatabase(Database):
     """Run a write transaction on the loop when it can start at once (see the module). Tests that hold a transaction
     open on the connection's thread turn it off."""
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock,
-                 checkpointer: aiosqlite.Connection | None = None) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, clock: Clock, checkpointer: aiosqlite.Connection | None = None
+    ) -> None:
         super().__init__(clock)
         self._conn = conn
         # Every transaction and read runs under this lock: whole on the loop, or across its one round trip.
@@ -120,17 +121,23 @@ class SqliteDatabase(Database):
 
     async def schema(self) -> Schema:
         async def read() -> Schema:
-            names = [r[0] for r in await All(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")]
+            names = [
+                r[0]
+                for r in await All(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name"
+                )
+            ]
             outline: Schema = {}
             for table in names:
-                columns = await All("SELECT name, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid", (table,))
+                columns = await All('SELECT name, "notnull", pk FROM pragma_table_info(?) ORDER BY cid', (table,))
                 unique: set[tuple[tuple[str, ...], bool]] = set()
                 indexes: set[tuple[str, tuple[str, ...], bool]] = set()
                 primary_key = tuple(c["name"] for c in sorted((c for c in columns if c["pk"]), key=lambda c: c["pk"]))
-                for index in await All("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?)", (table,)):
-                    keys = tuple(r[0] for r in await All(
-                        "SELECT name FROM pragma_index_info(?) ORDER BY seqno", (index["name"],)))
+                for index in await All('SELECT name, "unique", origin, partial FROM pragma_index_list(?)', (table,)):
+                    keys = tuple(
+                        r[0]
+                        for r in await All("SELECT name FROM pragma_index_info(?) ORDER BY seqno", (index["name"],))
+                    )
                     if index["origin"] == "pk":
                         continue
                     if index["unique"]:
@@ -177,8 +184,11 @@ class SqliteDatabase(Database):
     def _wrote(self) -> None:
         """Count a write transaction; every ``CHECKPOINT_EVERY`` of them, checkpoint the WAL off the loop."""
         self._writes_since_checkpoint += 1
-        if (self._checkpointer is None or self._writes_since_checkpoint < CHECKPOINT_EVERY
-                or self._checkpointing is not None):
+        if (
+            self._checkpointer is None
+            or self._writes_since_checkpoint < CHECKPOINT_EVERY
+            or self._checkpointing is not None
+        ):
             return
         self._writes_since_checkpoint = 0
         self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())

@@ -213,8 +213,9 @@ class TableOps(Core):
                 (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), lang, now, now),
             )
             # The opening process drives the table (bot.storage.leases).
-            await Exec("INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)",
-                       (table_id, owner, now + span))
+            await Exec(
+                "INSERT INTO table_leases (table_id, owner, expires_at) VALUES (?, ?, ?)", (table_id, owner, now + span)
+            )
             return await self._table_row(table_id)
 
         return await self._transaction(tx)
@@ -279,8 +280,16 @@ class TableOps(Core):
         seat_id = await Insert(
             "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at, display_name)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (table.id, position, user_id, bot_name, buy_in if table.practice else 0, buy_in, now,
-             display_name if user_id is not None else bot_name),
+            (
+                table.id,
+                position,
+                user_id,
+                bot_name,
+                buy_in if table.practice else 0,
+                buy_in,
+                now,
+                display_name if user_id is not None else bot_name,
+            ),
         )
         legs: list[Leg] = []
         if not table.practice:  # _move refuses (InsufficientFunds) a buy-in the wallet cannot pay
@@ -321,7 +330,13 @@ class TableOps(Core):
                     "storage.already_seated", f"user {user_id} is already at table {table_id}", table_id=table_id
                 )
             return await self._take_seat(
-                table, user_id=user_id, bot_name=None, buy_in=buy_in, max_seats=max_seats, key=key, now=now,
+                table,
+                user_id=user_id,
+                bot_name=None,
+                buy_in=buy_in,
+                max_seats=max_seats,
+                key=key,
+                now=now,
                 display_name=display_name,
             )
 
@@ -445,8 +460,7 @@ class TableOps(Core):
 
         await self._transaction(tx)
 
-    async def start_table(self, table_id: int, *, record: str | None = None,
-                          entries: Sequence[LogEntry] = ()) -> Table:
+    async def start_table(self, table_id: int, *, record: str | None = None, entries: Sequence[LogEntry] = ()) -> Table:
         """Lobby → playing. Seat positions are renumbered 0..n-1 in order: they are the engine's seat indices.
 
         ``record`` is the opening record (JSON, without shuffles or actions) and ``entries`` the log rows of
@@ -532,8 +546,15 @@ class TableOps(Core):
         )
 
     async def _settle(
-        self, table_id: int, deal_no: int, deltas: Sequence[int], summary: Mapping[str, Any], key: str | None,
-        now: float, table: Table | None = None, pot: int = 0,
+        self,
+        table_id: int,
+        deal_no: int,
+        deltas: Sequence[int],
+        summary: Mapping[str, Any],
+        key: str | None,
+        now: float,
+        table: Table | None = None,
+        pot: int = 0,
     ) -> Settlement:
         """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`, which passes the
         playing ``table`` as this transaction has it, so it is not read twice). ``pot``: chips the deal put into
@@ -554,11 +575,18 @@ class TableOps(Core):
                 seats=len(seats),
             )
         if sum(deltas) + pot != 0:
-            raise InvalidValue("storage.settlement_unbalanced", f"deltas sum to {sum(deltas)} with {pot} into the pot",
-                               total=sum(deltas) + pot)
+            raise InvalidValue(
+                "storage.settlement_unbalanced",
+                f"deltas sum to {sum(deltas)} with {pot} into the pot",
+                total=sum(deltas) + pot,
+            )
         if table.pot + pot < 0:
-            raise InvalidValue("storage.settlement_overdraws_pot", f"the pot holds {table.pot}, cannot pay {-pot}",
-                               pot=table.pot, delta=pot)
+            raise InvalidValue(
+                "storage.settlement_overdraws_pot",
+                f"the pot holds {table.pot}, cannot pay {-pot}",
+                pot=table.pot,
+                delta=pot,
+            )
         for seat, delta in zip(seats, deltas, strict=True):
             if seat.stack + delta < 0:
                 raise InvalidValue(
@@ -651,12 +679,15 @@ class TableOps(Core):
                 )
             settlements = []
             for deal in deals:
-                settled = await self._settle(table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table,
-                                             deal.pot)
+                settled = await self._settle(
+                    table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table, deal.pot
+                )
                 settlements.append(settled)
                 if not settled.replayed:  # the stacks this transaction now holds, for the next deal's checks
-                    seats = tuple(dataclasses.replace(s, stack=stack) for s, stack in zip(table.seats, settled.stacks,
-                                                                                           strict=True))
+                    seats = tuple(
+                        dataclasses.replace(s, stack=stack)
+                        for s, stack in zip(table.seats, settled.stacks, strict=True)
+                    )
                     table = dataclasses.replace(table, seats=seats, pot=table.pot + deal.pot)
             if checkpoint is not None:
                 record, seq = checkpoint
@@ -720,10 +751,12 @@ class TableOps(Core):
 
     async def deal_shuffles(self, table_id: int, deal_no: int) -> list[dict[str, Any]]:
         """The shuffles of one deal (JSON objects), in order."""
-        rows = await self._read(lambda: All(
-            "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
-            (table_id, deal_no),
-        ))
+        rows = await self._read(
+            lambda: All(
+                "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
+                (table_id, deal_no),
+            )
+        )
         return [json.loads(r["body"]) for r in rows]
 
     async def adopt_record(self, table_id: int, opening: str, entries: Sequence[LogEntry]) -> None:
@@ -746,36 +779,44 @@ class TableOps(Core):
 
     async def mark_posted(self, table_id: int, deal_no: int) -> None:
         """The results message of a deal reached the channel."""
-        await self._transaction(lambda now: Exec(
-            "UPDATE hand_history SET posted = 1 WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
-        ))
+        await self._transaction(
+            lambda now: Exec(
+                "UPDATE hand_history SET posted = 1 WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
+            )
+        )
 
     async def unposted_results(self, table_id: int | None = None) -> list[HandRecord]:
         """Settled deals whose results message has not reached the channel yet (of one table, or all), oldest first."""
         where = "posted = 0" + ("" if table_id is None else " AND table_id = ?")
-        rows = await self._read(lambda: All(
-            f"SELECT * FROM hand_history WHERE {where} ORDER BY table_id, deal_no",
-            () if table_id is None else (table_id,),
-        ))
+        rows = await self._read(
+            lambda: All(
+                f"SELECT * FROM hand_history WHERE {where} ORDER BY table_id, deal_no",
+                () if table_id is None else (table_id,),
+            )
+        )
         return [_hand(r) for r in rows]
 
     # ------------------------------------------------------------------ open private panels
 
     async def save_panel(self, panel: PanelRow) -> None:
         """Remember a seat's latest private panel (replacing its previous one)."""
-        await self._transaction(lambda now: Exec(
-            "INSERT INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
-            " application_id = excluded.application_id, token = excluded.token, locale = excluded.locale,"
-            " opened_at = excluded.opened_at",
-            (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
-        ))
+        await self._transaction(
+            lambda now: Exec(
+                "INSERT INTO table_panels (table_id, seat, application_id, token, locale, opened_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id, seat) DO UPDATE SET"
+                " application_id = excluded.application_id, token = excluded.token, locale = excluded.locale,"
+                " opened_at = excluded.opened_at",
+                (panel.table_id, panel.seat, panel.application_id, panel.token, panel.locale, panel.opened_at),
+            )
+        )
 
     async def open_panels(self, table_id: int, *, since: float) -> list[PanelRow]:
         """The table's panels opened after ``since`` (older interaction tokens no longer work)."""
-        rows = await self._read(lambda: All(
-            "SELECT * FROM table_panels WHERE table_id = ? AND opened_at > ? ORDER BY seat", (table_id, since)
-        ))
+        rows = await self._read(
+            lambda: All(
+                "SELECT * FROM table_panels WHERE table_id = ? AND opened_at > ? ORDER BY seat", (table_id, since)
+            )
+        )
         return [
             PanelRow(r["table_id"], r["seat"], r["application_id"], r["token"], r["locale"], r["opened_at"])
             for r in rows
@@ -792,7 +833,13 @@ class TableOps(Core):
     # ------------------------------------------------------------------ closing
 
     async def _finish(
-        self, table: Table, status: TableStatus, reason: str, key: str, actor_id: int | None, now: float,
+        self,
+        table: Table,
+        status: TableStatus,
+        reason: str,
+        key: str,
+        actor_id: int | None,
+        now: float,
         pot_back: Sequence[int] | None = None,
     ) -> Closure:
         """Pay every stack back (members' to wallets under ``reason``, bots' to the house) and set ``status``.
@@ -804,19 +851,29 @@ class TableOps(Core):
         if table.pot:
             if pot_back is None:
                 # Chips left in a pot would belong to nobody: the game must say whose they are.
-                raise InvalidState("storage.pot_not_empty", f"table {table.id} still holds {table.pot} in its pot",
-                                   table_id=table.id, pot=table.pot)
+                raise InvalidState(
+                    "storage.pot_not_empty",
+                    f"table {table.id} still holds {table.pot} in its pot",
+                    table_id=table.id,
+                    pot=table.pot,
+                )
             back = [int(b) for b in pot_back]
             if len(back) != len(table.seats) or any(b < 0 for b in back) or sum(back) != table.pot:
-                raise InvalidValue("storage.pot_back_mismatch", f"{back} does not pay back a pot of {table.pot}",
-                                   pot=table.pot, total=sum(back))
+                raise InvalidValue(
+                    "storage.pot_back_mismatch",
+                    f"{back} does not pay back a pot of {table.pot}",
+                    pot=table.pot,
+                    total=sum(back),
+                )
             legs = [Leg("pot", -table.pot, table_id=table.id)] + [
-                Leg("seat", b, user_id=s.user_id, seat_id=s.id) for s, b in zip(table.seats, back, strict=True) if b]
+                Leg("seat", b, user_id=s.user_id, seat_id=s.id) for s, b in zip(table.seats, back, strict=True) if b
+            ]
             if table.practice:
                 await self._apply_legs(table.guild_id, legs)  # virtual chips: no ledger legs
             else:
-                await self._move(table.guild_id, "refund", f"{key}:pot", legs, now, actor_id=actor_id,
-                                 table_id=table.id, note="pot")
+                await self._move(
+                    table.guild_id, "refund", f"{key}:pot", legs, now, actor_id=actor_id, table_id=table.id, note="pot"
+                )
             seats = tuple(dataclasses.replace(s, stack=s.stack + b) for s, b in zip(table.seats, back, strict=True))
             table = dataclasses.replace(table, seats=seats, pot=0)
         members = [s for s in table.seats if s.user_id is not None and s.stack]
@@ -853,7 +910,12 @@ class TableOps(Core):
         return await self._transaction(tx)
 
     async def close_table(
-        self, table_id: int, *, actor_id: int | None = None, voided: bool = False, key: str | None = None,
+        self,
+        table_id: int,
+        *,
+        actor_id: int | None = None,
+        voided: bool = False,
+        key: str | None = None,
         pot_back: Sequence[int] | None = None,
     ) -> Closure:
         """End a table (lobby or playing): every stack goes back to its wallet, bots' to the house.
@@ -877,23 +939,29 @@ class TableOps(Core):
 
     async def table_history(self, table_id: int, *, limit: int = 20) -> list[HandRecord]:
         """The table's most recent settled deals, newest first."""
-        rows = await self._read(lambda: All(
-            "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
-        ))
+        rows = await self._read(
+            lambda: All(
+                "SELECT * FROM hand_history WHERE table_id = ? ORDER BY deal_no DESC LIMIT ?", (table_id, limit)
+            )
+        )
         return [_hand(r) for r in rows]
 
     async def deal_settled(self, table_id: int, deal_no: int) -> bool:
         """Whether a deal of the table has been settled (its seeds may be shown)."""
-        return bool(await self._read(lambda: Scalar(
-            "SELECT 1 FROM hand_history WHERE table_id = ? AND deal_no = ?", (table_id, deal_no)
-        )))
+        return bool(
+            await self._read(
+                lambda: Scalar("SELECT 1 FROM hand_history WHERE table_id = ? AND deal_no = ?", (table_id, deal_no))
+            )
+        )
 
     async def member_history(self, guild_id: int, user_id: int, *, limit: int = 20) -> list[HandRecord]:
         """The member's most recent settled deals in the guild, newest first, with their seat position."""
-        rows = await self._read(lambda: All(
-            "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
-            " WHERE s.user_id = ? AND s.left_at IS NULL AND h.guild_id = ?"
-            " ORDER BY h.created_at DESC, h.id DESC LIMIT ?",
-            (user_id, guild_id, limit),
-        ))
+        rows = await self._read(
+            lambda: All(
+                "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
+                " WHERE s.user_id = ? AND s.left_at IS NULL AND h.guild_id = ?"
+                " ORDER BY h.created_at DESC, h.id DESC LIMIT ?",
+                (user_id, guild_id, limit),
+            )
+        )
         return [_hand(r, r["seat_position"]) for r in rows]

@@ -89,8 +89,9 @@ class Autoplay:
                     return
                 refused += 1
             except GameError as error:
-                log.error("table %s: the policy of seat %s chose a refused move %r: %s", session.id, seat,
-                          action.text, error)
+                log.error(
+                    "table %s: the policy of seat %s chose a refused move %r: %s", session.id, seat, action.text, error
+                )
                 refused += 1
             else:
                 refused = 0

@@ -46,29 +46,58 @@ def panel_view(rendered: Rendered) -> discord.ui.View:
     for row_index, row in enumerate(rendered.rows):
         for item in row:
             if isinstance(item, Button):
-                view.add_item(discord.ui.Button(
-                    label=item.label or None, custom_id=item.custom_id[:100], style=STYLES.get(item.style,
-                    discord.ButtonStyle.secondary), disabled=item.disabled, emoji=item.emoji, row=row_index))
+                view.add_item(
+                    discord.ui.Button(
+                        label=item.label or None,
+                        custom_id=item.custom_id[:100],
+                        style=STYLES.get(item.style, discord.ButtonStyle.secondary),
+                        disabled=item.disabled,
+                        emoji=item.emoji,
+                        row=row_index,
+                    )
+                )
             elif isinstance(item, Select):
-                options = [discord.SelectOption(label=o.label[:100], value=o.value[:100], default=o.default,
-                                                description=(o.description or None) and o.description[:100])
-                           for o in item.options]
+                options = [
+                    discord.SelectOption(
+                        label=o.label[:100],
+                        value=o.value[:100],
+                        default=o.default,
+                        description=(o.description or None) and o.description[:100],
+                    )
+                    for o in item.options
+                ]
                 if not options:
                     continue
-                view.add_item(discord.ui.Select(
-                    custom_id=item.custom_id[:100], placeholder=item.placeholder or None, options=options,
-                    min_values=min(item.min_values, len(options)), max_values=max(1, min(item.max_values, len(options))),
-                    disabled=item.disabled, row=row_index))
+                view.add_item(
+                    discord.ui.Select(
+                        custom_id=item.custom_id[:100],
+                        placeholder=item.placeholder or None,
+                        options=options,
+                        min_values=min(item.min_values, len(options)),
+                        max_values=max(1, min(item.max_values, len(options))),
+                        disabled=item.disabled,
+                        row=row_index,
+                    )
+                )
     return _stopped(view)
 
 
 def table_view(session: TableSession) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     lang = session.lang
-    view.add_item(discord.ui.Button(label=t("table.my_hand", lang), custom_id=ids.table(session.id, "hand"),
-                                    style=discord.ButtonStyle.primary, emoji="🂠"))
-    view.add_item(discord.ui.Button(label=t("table.stop", lang), custom_id=ids.table(session.id, "stop"),
-                                    style=discord.ButtonStyle.danger))
+    view.add_item(
+        discord.ui.Button(
+            label=t("table.my_hand", lang),
+            custom_id=ids.table(session.id, "hand"),
+            style=discord.ButtonStyle.primary,
+            emoji="🂠",
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label=t("table.stop", lang), custom_id=ids.table(session.id, "stop"), style=discord.ButtonStyle.danger
+        )
+    )
     return _stopped(view)
 
 
@@ -82,8 +111,9 @@ def lobby_view(session: TableSession) -> discord.ui.View:
         ("start", "lobby.start", discord.ButtonStyle.primary, None),
         ("cancel", "lobby.cancel", discord.ButtonStyle.danger, None),
     ):
-        view.add_item(discord.ui.Button(label=t(key, lang), custom_id=ids.lobby(session.id, verb), style=style,
-                                        emoji=emoji))
+        view.add_item(
+            discord.ui.Button(label=t(key, lang), custom_id=ids.lobby(session.id, verb), style=style, emoji=emoji)
+        )
     return _stopped(view)
 
 
@@ -92,8 +122,11 @@ class AmountModal(discord.ui.Modal):
 
     def __init__(self, custom_id: str, title: str, label: str, hint: str) -> None:
         super().__init__(title=title[:45], timeout=None, custom_id=custom_id[:100])
-        self.add_item(discord.ui.TextInput(label=label[:45], placeholder=hint[:100] or None, max_length=24,
-                                           required=True, custom_id="amount"))
+        self.add_item(
+            discord.ui.TextInput(
+                label=label[:45], placeholder=hint[:100] or None, max_length=24, required=True, custom_id="amount"
+            )
+        )
 
 
 def modal_values(interaction: discord.Interaction) -> dict[str, str]:

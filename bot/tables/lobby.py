@@ -44,8 +44,14 @@ class Lobby:
 
     # ------------------------------------------------------------------ opening
 
-    async def open(self, interaction: discord.Interaction, game_id: str, buy_in: int | None, stake: int | None,
-                   practice: bool = False) -> None:
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        buy_in: int | None,
+        stake: int | None,
+        practice: bool = False,
+    ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id, user = interaction.guild_id, interaction.channel_id, interaction.user
         # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
@@ -67,16 +73,36 @@ class Lobby:
         if buy_in // stake < 1:
             raise UserError("table.buy_in_too_small", stake=stake)
         lang = lang_of(interaction.guild_locale or "en")
-        row = await db.open_table(guild_id, channel_id, game_id, user.id, buy_in=buy_in, stake=stake,
-                                  rules=rules.model_dump(mode="json"), practice=practice, lang=lang)
+        row = await db.open_table(
+            guild_id,
+            channel_id,
+            game_id,
+            user.id,
+            buy_in=buy_in,
+            stake=stake,
+            rules=rules.model_dump(mode="json"),
+            practice=practice,
+            lang=lang,
+        )
         try:
             await db.join_table(row.id, user.id, display_name=display_name(user))
         except Exception:
             await db.cancel_table(row.id, actor_id=user.id)
             raise
-        session = TableSession(id=row.id, guild_id=guild_id, channel_id=channel_id, game=game_id, host_id=user.id,
-                               rules=rules, stake=stake, buy_in=buy_in, practice=practice, lang=lang,
-                               status="lobby", seats=[])
+        session = TableSession(
+            id=row.id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game_id,
+            host_id=user.id,
+            rules=rules,
+            stake=stake,
+            buy_in=buy_in,
+            practice=practice,
+            lang=lang,
+            status="lobby",
+            seats=[],
+        )
         await self._reload_seats(session)
         self.m.tables[session.id] = session
         channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -202,10 +228,14 @@ class Lobby:
         embed = discord.Embed(title=t("lobby.title", lang, game=name), colour=0x2E7D32)
         low, high = spec.seat_range(session.rules)
         players = "\n".join(f"{i + 1}. {n}" for i, n in enumerate(session.names())) or "—"
-        embed.add_field(name=t("lobby.players", lang, count=len(session.seats), low=low, high=high), value=players,
-                        inline=False)
-        money = (t("lobby.practice", lang) if session.practice
-                 else t("lobby.stakes", lang, buy_in=session.buy_in, stake=session.stake))
+        embed.add_field(
+            name=t("lobby.players", lang, count=len(session.seats), low=low, high=high), value=players, inline=False
+        )
+        money = (
+            t("lobby.practice", lang)
+            if session.practice
+            else t("lobby.stakes", lang, buy_in=session.buy_in, stake=session.stake)
+        )
         embed.add_field(name=t("lobby.money", lang), value=money, inline=False)
         embed.add_field(name=t("lobby.rules", lang), value=rules_text(session.rules, lang), inline=False)
         if closed:
@@ -235,5 +265,4 @@ def rules_text(rules: Any, lang: str) -> str:
             rows_shown.add(path)
             lines.append(f"`{path}` = `{row_text(row_value(rules, table, key))}`")
     text = "\n".join(lines)
-    return text if len(text) <= 1000 else text[:text.rfind("\n", 0, 990)] + "\n…"
-
+    return text if len(text) <= 1000 else text[: text.rfind("\n", 0, 990)] + "\n…"

@@ -55,8 +55,16 @@ CONFIG_SECONDS = 30.0
 class TableManager:
     """All live tables of this process."""
 
-    def __init__(self, bot: FudabaBot, *, clock: Callable[[], float], edit_interval: float, lobby_timeout: float,
-                 bot_pace: float | None = None, edits_per_second: float = 40.0) -> None:
+    def __init__(
+        self,
+        bot: FudabaBot,
+        *,
+        clock: Callable[[], float],
+        edit_interval: float,
+        lobby_timeout: float,
+        bot_pace: float | None = None,
+        edits_per_second: float = 40.0,
+    ) -> None:
         self.bot = bot
         self.clock = clock
         self.edit_interval = edit_interval
@@ -162,8 +170,9 @@ class TableManager:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def require_host(self, session: TableSession, interaction: discord.Interaction,
-                           moderator_ok: bool = False) -> None:
+    async def require_host(
+        self, session: TableSession, interaction: discord.Interaction, moderator_ok: bool = False
+    ) -> None:
         if interaction.user.id == session.host_id:
             return
         if moderator_ok and await self.bot.is_moderator(interaction):
@@ -172,8 +181,14 @@ class TableManager:
 
     # ------------------------------------------------------------------ opening, stopping, reposting
 
-    async def open(self, interaction: discord.Interaction, game_id: str, buy_in: int | None, stake: int | None,
-                   practice: bool = False) -> None:
+    async def open(
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        buy_in: int | None,
+        stake: int | None,
+        practice: bool = False,
+    ) -> None:
         await self.lobby.open(interaction, game_id, buy_in, stake, practice)
 
     def repost(self, session: TableSession) -> None:
@@ -213,8 +228,9 @@ class TableManager:
             self.lost(session)  # and the member is told (storage.lease_lost) that another process runs it
             raise
 
-    async def _component(self, interaction: discord.Interaction, session: TableSession, cid: Any,
-                         values: list[str]) -> None:
+    async def _component(
+        self, interaction: discord.Interaction, session: TableSession, cid: Any, values: list[str]
+    ) -> None:
         if cid.kind == "lobby":
             await self.lobby.on_button(interaction, session, cid.verb)
             return
@@ -250,8 +266,9 @@ class TableManager:
             self.lost(session)
             raise
 
-    async def _modal(self, interaction: discord.Interaction, session: TableSession, cid: Any,
-                     values: dict[str, str]) -> None:
+    async def _modal(
+        self, interaction: discord.Interaction, session: TableSession, cid: Any, values: dict[str, str]
+    ) -> None:
         await self.ready(session)
         seat = self._seated(session, interaction)
         amount = parse_amount(values.get("amount", ""))
@@ -284,8 +301,9 @@ class TableManager:
             said = await self.stop(session, by=interaction.user.id)
             await interaction.followup.send(t(said + "_ack", interaction.locale), ephemeral=True)
 
-    async def _move(self, interaction: discord.Interaction, session: TableSession, seat: int, action: Action,
-                    decision: int | None) -> None:
+    async def _move(
+        self, interaction: discord.Interaction, session: TableSession, seat: int, action: Action, decision: int | None
+    ) -> None:
         try:
             outcome = await session.commit(self.db, seat, action, decision=decision)
         except UserError as error:
@@ -303,8 +321,15 @@ class TableManager:
         """A button of an earlier decision: say so, and show the panel as it is now."""
         await self.panels.answer(interaction, session, seat, note="⚠️ " + t("table.stale_decision", interaction.locale))
 
-    async def _step(self, interaction: discord.Interaction, session: TableSession, seat: int, verb: str, arg: str,
-                    decision: int | None) -> None:
+    async def _step(
+        self,
+        interaction: discord.Interaction,
+        session: TableSession,
+        seat: int,
+        verb: str,
+        arg: str,
+        decision: int | None,
+    ) -> None:
         lang = lang_of(interaction.locale)
         snap = await self.panels.snapshot(session, seat, lang)
         if snap.decision != decision:
@@ -316,7 +341,8 @@ class TableManager:
             game_verb, _, game_arg = arg.partition("/")
             ui = ui_for(session.game)
             result: Action | OpenModal | None = await asyncio.to_thread(
-                ui.ui_step, snap.view, seat, snap.legal, game_verb, game_arg, state)
+                ui.ui_step, snap.view, seat, snap.legal, game_verb, game_arg, state
+            )
         elif verb == "noop":
             result = None
         else:
@@ -356,8 +382,9 @@ class TableManager:
         self.forget(session)
         await self.public.edit_final(session, embed=self.final_embed(session))
 
-    def final_embed(self, session: TableSession, stopped_by: int | None = None, said: str = "",
-                    deal: int = 0) -> discord.Embed:
+    def final_embed(
+        self, session: TableSession, stopped_by: int | None = None, said: str = "", deal: int = 0
+    ) -> discord.Embed:
         lang = session.lang
         engine = session.engine
         embed = discord.Embed(title=t("table.final_title", lang), colour=discord.Colour.gold())

@@ -64,8 +64,14 @@ class OpenPanel:
         await edit_by_token(client, self.stored.application_id, self.stored.token, **fields)
 
 
-async def edit_by_token(client: discord.Client, application_id: int, token: str, *, content: str | None = None,
-                        view: discord.ui.View | None = None) -> None:
+async def edit_by_token(
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    *,
+    content: str | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
     """Edit an interaction's original (private) response from its stored token, as
     ``Interaction.edit_original_response`` does, for a panel opened before a restart."""
     from discord.http import handle_message_parameters
@@ -75,10 +81,14 @@ async def edit_by_token(client: discord.Client, application_id: int, token: str,
     with handle_message_parameters(content=content, view=view) as params:
         adapter = async_context.get()
         await adapter.edit_original_interaction_response(
-            application_id, token,
+            application_id,
+            token,
             session=http._HTTPClient__session,  # type: ignore[attr-defined]  # as discord.Interaction does
-            proxy=http.proxy, proxy_auth=http.proxy_auth,
-            payload=params.payload, multipart=params.multipart, files=params.files,
+            proxy=http.proxy,
+            proxy_auth=http.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
         )
 
 
@@ -104,8 +114,13 @@ class Panels:
             engine = session.engine  # a game that just ended still shows its last state
             if engine is None:
                 engine = session.playing_engine()
-            return Snapshot(engine.view(seat), engine.legal_actions(seat), engine.decision_id(seat),
-                            dict(session.panel_state.get(seat, {})), session.ctx(lang))
+            return Snapshot(
+                engine.view(seat),
+                engine.legal_actions(seat),
+                engine.decision_id(seat),
+                dict(session.panel_state.get(seat, {})),
+                session.ctx(lang),
+            )
 
     @staticmethod
     def stamp(session: TableSession, seat: int) -> str:
@@ -141,7 +156,7 @@ class Panels:
     # ------------------------------------------------------------------ answering clicks
 
     async def open(self, interaction: discord.Interaction, session: TableSession, seat: int) -> None:
-        """"My hand": a fresh private panel; an away member is back."""
+        """ "My hand": a fresh private panel; an away member is back."""
         if session.seats[seat].away:
             outcome = await session.mark_away(self.m.db, [seat], away=False)
             await self.m.after(session, outcome)
@@ -150,8 +165,15 @@ class Panels:
         await interaction.response.send_message(**self.message(rendered), ephemeral=True)
         self.remember(session, seat, interaction, rendered, new_message=True)
 
-    async def answer(self, interaction: discord.Interaction, session: TableSession, seat: int, *,
-                     note: str | None = None, outcome: Outcome | None = None) -> None:
+    async def answer(
+        self,
+        interaction: discord.Interaction,
+        session: TableSession,
+        seat: int,
+        *,
+        note: str | None = None,
+        outcome: Outcome | None = None,
+    ) -> None:
         """Show the clicker's panel as it is now, in the message they clicked.
 
         After a move was made (``outcome``), a failure to show the panel must not read as "nothing happened":
@@ -182,8 +204,9 @@ class Panels:
             return
         self.remember(session, seat, interaction, rendered, new_message=not own)
 
-    async def tell_done(self, interaction: discord.Interaction, session: TableSession, seat: int,
-                        outcome: Outcome) -> None:
+    async def tell_done(
+        self, interaction: discord.Interaction, session: TableSession, seat: int, outcome: Outcome
+    ) -> None:
         """What a move did, in words, when the panel could not show it."""
         lang = lang_of(interaction.locale)
         ctx = session.ctx(lang)
@@ -205,8 +228,15 @@ class Panels:
         found: dict[int, OpenPanel] = session.runtime.setdefault("panels", {})
         return found
 
-    def remember(self, session: TableSession, seat: int, interaction: discord.Interaction, rendered: Rendered, *,
-                 new_message: bool = False) -> None:
+    def remember(
+        self,
+        session: TableSession,
+        seat: int,
+        interaction: discord.Interaction,
+        rendered: Rendered,
+        *,
+        new_message: bool = False,
+    ) -> None:
         """The seat's latest panel: it follows the game until its interaction token runs out."""
         now = self.m.clock()
         lang = lang_of(interaction.locale)

@@ -127,8 +127,9 @@ class PublicMessages:
             try:
                 await self.refresh(session)
             except discord.HTTPException as exc:
-                log.warning("table %s: updating the table message failed (%s); the next change retries", session.id,
-                            exc)
+                log.warning(
+                    "table %s: updating the table message failed (%s); the next change retries", session.id, exc
+                )
             except Exception:
                 log.exception("table %s: updating the table message failed", session.id)
             session.runtime["last_edit"] = loop.time()
@@ -150,8 +151,9 @@ class PublicMessages:
             away = [names[i] for i, s in enumerate(session.seats) if s.away]
             recent = [line for e in session.recent if (line := ui.describe(e, ctx))]
         if recent:
-            embed.add_field(name=t("table.recent", session.lang), value="\n".join(recent[-NARRATION_LINES:])[:1024],
-                            inline=False)
+            embed.add_field(
+                name=t("table.recent", session.lang), value="\n".join(recent[-NARRATION_LINES:])[:1024], inline=False
+            )
         if away:
             embed.add_field(name=t("table.away", session.lang), value=", ".join(away), inline=False)
         if commitments:
@@ -163,8 +165,9 @@ class PublicMessages:
         embed.set_image(url="attachment://table.png")
         await self._show(session, embed=embed, file=file, view=table_view(session))
 
-    async def _show(self, session: TableSession, *, embed: discord.Embed, file: discord.File,
-                    view: discord.ui.View) -> None:
+    async def _show(
+        self, session: TableSession, *, embed: discord.Embed, file: discord.File, view: discord.ui.View
+    ) -> None:
         if session.status != "playing":
             return  # the table ended while its picture was drawn: its final message is the last word
         channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)

@@ -89,10 +89,22 @@ class Restorer:
                 log.exception("table %s cannot be restored (unknown game or rules)", row.id)
                 continue
             seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
-            session = TableSession(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
-                                   host_id=row.host_id, rules=rules, stake=row.stake, buy_in=row.buy_in,
-                                   practice=row.practice, lang=row.lang, status=row.status, seats=seats,
-                                   message_id=row.message_id, message_created_at=row.message_created_at or 0.0)
+            session = TableSession(
+                id=row.id,
+                guild_id=row.guild_id,
+                channel_id=row.channel_id,
+                game=row.game,
+                host_id=row.host_id,
+                rules=rules,
+                stake=row.stake,
+                buy_in=row.buy_in,
+                practice=row.practice,
+                lang=row.lang,
+                status=row.status,
+                seats=seats,
+                message_id=row.message_id,
+                message_created_at=row.message_created_at or 0.0,
+            )
             self.m.tables[session.id] = session
             if row.status == "lobby":
                 self.m.lobby.arm_expiry(session)
@@ -112,8 +124,11 @@ class Restorer:
         try:
             held = await self.m.db.renew_leases()
             for session in driven:
-                if session.id not in held and self.m.tables.get(session.id) is session and session.status in (
-                        "lobby", "playing"):
+                if (
+                    session.id not in held
+                    and self.m.tables.get(session.id) is session
+                    and session.status in ("lobby", "playing")
+                ):
                     self.m.lost(session)
             if self.waiting:
                 rows = [row for row in await self.m.db.list_active_tables() if row.id in self.waiting]

@@ -42,15 +42,33 @@ class Results:
         """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through."""
         ok = True
         for item in settled:
-            ok = await self._post(session.id, session.channel_id, session.guild_id, session.game, session.ctx(),
-                                  item.result, item.summary.get("seeds", [])) and ok
+            ok = (
+                await self._post(
+                    session.id,
+                    session.channel_id,
+                    session.guild_id,
+                    session.game,
+                    session.ctx(),
+                    item.result,
+                    item.summary.get("seeds", []),
+                )
+                and ok
+            )
         if not ok:
             self.owing.add(session.id)
             self._schedule_retry()
         return ok
 
-    async def _post(self, table_id: int, channel_id: int, guild_id: int, game: str, ctx: TableContext,
-                    result: DealResult, seeds: list[str]) -> bool:
+    async def _post(
+        self,
+        table_id: int,
+        channel_id: int,
+        guild_id: int,
+        game: str,
+        ctx: TableContext,
+        result: DealResult,
+        seeds: list[str],
+    ) -> bool:
         key = (table_id, result.deal)
         if key in self._posting:
             return True
@@ -60,18 +78,29 @@ class Results:
         finally:
             self._posting.discard(key)
 
-    async def _send(self, table_id: int, channel_id: int, guild_id: int, game: str, ctx: TableContext,
-                    result: DealResult, seeds: list[str]) -> bool:
+    async def _send(
+        self,
+        table_id: int,
+        channel_id: int,
+        guild_id: int,
+        game: str,
+        ctx: TableContext,
+        result: DealResult,
+        seeds: list[str],
+    ) -> bool:
         embed = ui_for(game).result_embed(result, ctx)
         if seeds:
-            embed.add_field(name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024],
-                            inline=False)
+            embed.add_field(
+                name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024], inline=False
+            )
         channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
         await self.m.public.budget.take()
         try:
             await channel.send(embed=embed)
         except discord.HTTPException as exc:
-            log.warning("table %s: could not post the result of deal %s (%s); it stays owed", table_id, result.deal, exc)
+            log.warning(
+                "table %s: could not post the result of deal %s (%s); it stays owed", table_id, result.deal, exc
+            )
             return False
         try:
             await self.m.db.mark_posted(table_id, result.deal)
@@ -98,8 +127,9 @@ class Results:
             deltas = tuple(d // stake for d in hand.deltas)
             # A deal's deltas and what it put into the table's pot always sum to zero.
             result = DealResult(hand.deal_no, deltas, hand.summary, pot=-sum(deltas))
-            if not await self._post(hand.table_id, channel_id, guild_id, game, ctx, result,
-                                    list(hand.summary.get("seeds", []))):
+            if not await self._post(
+                hand.table_id, channel_id, guild_id, game, ctx, result, list(hand.summary.get("seeds", []))
+            ):
                 failed = True
         if failed:
             self._schedule_retry()

@@ -92,9 +92,24 @@ class Outcome:
 class TableSession:
     """A table in memory. The database row and log are its durable form; this is rebuilt from them."""
 
-    def __init__(self, *, id: int, guild_id: int, channel_id: int, game: str, host_id: int, rules: Any, stake: int,
-                 buy_in: int, practice: bool, lang: str, status: str, seats: Sequence[SeatInfo],
-                 message_id: int | None = None, message_created_at: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        id: int,
+        guild_id: int,
+        channel_id: int,
+        game: str,
+        host_id: int,
+        rules: Any,
+        stake: int,
+        buy_in: int,
+        practice: bool,
+        lang: str,
+        status: str,
+        seats: Sequence[SeatInfo],
+        message_id: int | None = None,
+        message_created_at: float = 0.0,
+    ) -> None:
         self.id = id
         self.guild_id = guild_id
         self.channel_id = channel_id
@@ -164,8 +179,13 @@ class TableSession:
         """Create the engine from the seats in position order; returns the log rows of its opening steps."""
         self.seats = list(db_seats)
         stacks = [self.points_per_seat] * len(self.seats)
-        self.head = TableRecord(game=self.game, rules=self.rules.model_dump(mode="json"), stacks=stacks,
-                                seats=[s.label for s in self.seats], stake=self.stake)
+        self.head = TableRecord(
+            game=self.game,
+            rules=self.rules.model_dump(mode="json"),
+            stacks=stacks,
+            seats=[s.label for s in self.seats],
+            stake=self.stake,
+        )
         engine = new_engine(self.spec, self.rules, stacks, shuffler)
         self.engine = engine
         self.status = "playing"
@@ -198,9 +218,14 @@ class TableSession:
         if record.snapshot is None and (record.actions or record.shuffles) and not entries:
             entries = await self._adopt(db, record)
             record = record.head()
-        record.shuffles = [*record.shuffles, *(Shuffle.from_json(json.loads(e.body)) for e in entries
-                                                if e.kind == "shuffle")]
-        record.actions = [*record.actions, *((e.seat, e.body) for e in entries if e.kind == "action" and e.seat is not None)]
+        record.shuffles = [
+            *record.shuffles,
+            *(Shuffle.from_json(json.loads(e.body)) for e in entries if e.kind == "shuffle"),
+        ]
+        record.actions = [
+            *record.actions,
+            *((e.seat, e.body) for e in entries if e.kind == "action" and e.seat is not None),
+        ]
         engine = start(record, fresh=True)
         self.head = record.head()
         self.deal_events = [decode(e) for e in (record.snapshot or {}).get("events", [])]
@@ -238,8 +263,16 @@ class TableSession:
 
     # ------------------------------------------------------------------ the one way in
 
-    async def commit(self, db: Database, seat: int, action: Action, *, decision: int | None = None,
-                     by_policy: bool = False, expect_serial: int | None = None) -> Outcome:
+    async def commit(
+        self,
+        db: Database,
+        seat: int,
+        action: Action,
+        *,
+        decision: int | None = None,
+        by_policy: bool = False,
+        expect_serial: int | None = None,
+    ) -> Outcome:
         """Apply ``action`` for ``seat`` and write it; raises (changing nothing) if it is stale or illegal.
 
         ``decision``: the decision id the clicked button was made for (a button of an earlier decision is stale).
@@ -263,8 +296,9 @@ class TableSession:
             await self._write(db, outcome)
             return outcome
 
-    async def mark_away(self, db: Database, seats: Sequence[int], away: bool = True, *,
-                        expect_serial: int | None = None) -> Outcome:
+    async def mark_away(
+        self, db: Database, seats: Sequence[int], away: bool = True, *, expect_serial: int | None = None
+    ) -> Outcome:
         """Mark members away (their turn timer ran out) or back; written like any change."""
         async with self.lock:
             engine = self.playing_engine()
@@ -288,9 +322,14 @@ class TableSession:
             record.snapshot["events"] = [encode(e) for e in self._events_after(outcome.events)]
             checkpoint = (record.dumps(), entries[-1].seq if entries else self.seq)
         try:
-            step = await db.append_step(self.id, entries, away=outcome.away,
-                                        settle=[self._to_settle(r, outcome.events) for r in results],
-                                        checkpoint=checkpoint, close=engine.is_over)
+            step = await db.append_step(
+                self.id,
+                entries,
+                away=outcome.away,
+                settle=[self._to_settle(r, outcome.events) for r in results],
+                checkpoint=checkpoint,
+                close=engine.is_over,
+            )
         except LeaseLost:
             # Another bot process drives the table now (bot.storage.leases): nothing was written, and this process
             # stops driving it (its caller forgets the session). Never keep in memory what was not saved.
@@ -313,8 +352,9 @@ class TableSession:
         self.shuffles_written = engine.shuffler.made
         for position, flag in outcome.away.items():
             self.seats[position].away = flag
-        outcome.settled = [Settled(r, s, self._summary(r, outcome.events))
-                           for r, s in zip(results, step.settlements, strict=True)]
+        outcome.settled = [
+            Settled(r, s, self._summary(r, outcome.events)) for r, s in zip(results, step.settlements, strict=True)
+        ]
         outcome.closure = step.closure
         if outcome.action is not None:
             self.deal_moves += 1
@@ -348,10 +388,11 @@ class TableSession:
             seq += 1
             entries.append(LogEntry(seq, "action", action.text, seat=seat))
         fresh = engine.shuffler.made - self.shuffles_written
-        for shuffle in engine.shuffler.used[len(engine.shuffler.used) - fresh:] if fresh else []:
+        for shuffle in engine.shuffler.used[len(engine.shuffler.used) - fresh :] if fresh else []:
             seq += 1
-            entries.append(LogEntry(seq, "shuffle", json.dumps(shuffle.to_json(), separators=(",", ":")),
-                                    deal=shuffle.deal))
+            entries.append(
+                LogEntry(seq, "shuffle", json.dumps(shuffle.to_json(), separators=(",", ":")), deal=shuffle.deal)
+            )
         return entries
 
     # ------------------------------------------------------------------ events and summaries
@@ -406,5 +447,9 @@ class TableSession:
         return summary
 
     def _to_settle(self, result: DealResult, events: Sequence[Event] = ()) -> DealToSettle:
-        return DealToSettle(result.deal, tuple(d * self.stake for d in result.deltas), self._summary(result, events),
-                            result.pot * self.stake)
+        return DealToSettle(
+            result.deal,
+            tuple(d * self.stake for d in result.deltas),
+            self._summary(result, events),
+            result.pot * self.stake,
+        )

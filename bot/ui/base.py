@@ -65,8 +65,9 @@ class GameUI(ABC):
         own private ones are ever passed, each to whoever may see it."""
         return None
 
-    def ui_step(self, view: Any, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
-                state: dict[str, str]) -> Action | None:
+    def ui_step(
+        self, view: Any, seat: int, legal: Sequence[LegalAction], verb: str, arg: str, state: dict[str, str]
+    ) -> Action | None:
         """A click on one of the game's own :class:`~bot.ui.decisions.Extra` buttons: update ``state`` and return a
         move to submit, or None. Raise :class:`UserError` to refuse (the state is then kept as it was)."""
         raise UserError("table.stale_button")

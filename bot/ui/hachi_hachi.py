@@ -91,16 +91,22 @@ class HachiHachiUI(GameUI):
             # The last round is settled (its results message says how): only the final stacks are left to show.
             embed.description = _status(view, ctx)
             ranking = sorted(range(view.seats), key=lambda s: -view.stacks[s])
-            standings = "\n".join(f"**{names[s]}** — " + t("hachi_hachi_ui.chips", lang, chips=chips(view.stacks[s], ctx))
-                                  for s in ranking)
+            standings = "\n".join(
+                f"**{names[s]}** — " + t("hachi_hachi_ui.chips", lang, chips=chips(view.stacks[s], ctx))
+                for s in ranking
+            )
             embed.add_field(name=t("hachi_hachi_ui.seats", lang), value=standings[:1024], inline=False)
             return embed
         lines = [t("hachi_hachi_ui.sp", lang, name=names[view.sp]), *_mizuten_lines(view, names, lang)]
         if view.indicator is not None:
-            lines.append(t("hachi_hachi_ui.trump", lang, card=card_text(view.indicator), suit=suit_text(view.trump, lang)))
+            lines.append(
+                t("hachi_hachi_ui.trump", lang, card=card_text(view.indicator), suit=suit_text(view.trump, lang))
+            )
             lines.append(field_text(view.field, view.mult, lang))
         if view.pot_carried and view.pot != view.pot_carried:
-            lines.append(t("hachi_hachi_ui.pot_carried", lang, pot=chips(view.pot, ctx), carried=chips(view.pot_carried, ctx)))
+            lines.append(
+                t("hachi_hachi_ui.pot_carried", lang, pot=chips(view.pot, ctx), carried=chips(view.pot_carried, ctx))
+            )
         else:
             lines.append(t("hachi_hachi_ui.pot", lang, pot=chips(view.pot, ctx)))
         lines.append(_status(view, ctx))
@@ -110,12 +116,16 @@ class HachiHachiUI(GameUI):
             lines.append(t("hachi_hachi_ui.last_round", lang, text=_outcome_line(last, names, lang)))
         embed.description = "\n".join(lines)[:4000]
         if view.choices:
-            embed.add_field(name=t("hachi_hachi_ui.choices", lang),
-                            value=_choices_line(view.choices, bool(view.split), names, lang)[:1024], inline=False)
+            embed.add_field(
+                name=t("hachi_hachi_ui.choices", lang),
+                value=_choices_line(view.choices, bool(view.split), names, lang)[:1024],
+                inline=False,
+            )
         trick = _shown_trick(view)
         if trick is not None:
-            embed.add_field(name=_trick_title(trick, names, lang), value=_trick_text(view, trick, names, lang)[:1024],
-                            inline=False)
+            embed.add_field(
+                name=_trick_title(trick, names, lang), value=_trick_text(view, trick, names, lang)[:1024], inline=False
+            )
         if view.reveals:
             numbers = {d: i + 1 for i, d in enumerate(view.declarers)}
             value = "\n".join(_reveal_line(r, numbers, names, lang) for r in view.reveals)
@@ -130,17 +140,32 @@ class HachiHachiUI(GameUI):
         return render_hachi_hachi_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
 
     # ------------------------------------------------------------------ private
-    def panel(self, view: HachiSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> PanelSpec:
+    def panel(
+        self, view: HachiSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
+    ) -> PanelSpec:
         lang, names = ctx.lang, ctx.names
         round_no = max(view.round_no, 1)
-        lines = [t("hachi_hachi_ui.panel_head", lang, round=round_no, total=view.rounds_total,
-                   phase=phase_text(view.phase, lang))]
+        lines = [
+            t(
+                "hachi_hachi_ui.panel_head",
+                lang,
+                round=round_no,
+                total=view.rounds_total,
+                phase=phase_text(view.phase, lang),
+            )
+        ]
         if not view.game_over:  # once over, the last round is settled: only the end of the game is left to say
             if view.indicator is not None:
-                lines.append(t("hachi_hachi_ui.panel_table", lang, card=card_text(view.indicator),
-                               suit=suit_text(view.trump, lang),
-                               field=field_text(view.field, view.mult, lang, short=True), pot=chips(view.pot, ctx)))
+                lines.append(
+                    t(
+                        "hachi_hachi_ui.panel_table",
+                        lang,
+                        card=card_text(view.indicator),
+                        suit=suit_text(view.trump, lang),
+                        field=field_text(view.field, view.mult, lang, short=True),
+                        pot=chips(view.pot, ctx),
+                    )
+                )
             else:
                 lines.append(t("hachi_hachi_ui.panel_pot", lang, pot=chips(view.pot, ctx)))
             lines += _own_lines(view, seat, ctx)
@@ -148,8 +173,14 @@ class HachiHachiUI(GameUI):
         actions = [a for a in legal if isinstance(a, Action)]
         acting = seat in view.to_act and bool(actions)
         if view.phase == "mizuten" and acting:
-            lines.append(t("hachi_hachi_ui.mizuten_prompt", lang, tricks=view.rules.mizuten_min_tricks,
-                           bonus=chips(view.rules.mizuten_bonus, ctx)))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.mizuten_prompt",
+                    lang,
+                    tricks=view.rules.mizuten_min_tricks,
+                    bonus=chips(view.rules.mizuten_bonus, ctx),
+                )
+            )
             spec.decisions.append(ChooseOne("mizuten", "", _mizuten_options(actions, lang)))
         elif view.phase == "declare" and acting:
             lines += _declare_prompt(view, ctx)
@@ -160,7 +191,9 @@ class HachiHachiUI(GameUI):
         elif view.phase == "trick" and acting:
             trick = view.trick
             if trick is not None and trick.plays:
-                lines.append(_trick_title(trick, names, lang) + ": " + _trick_text(view, trick, names, lang, inline=True))
+                lines.append(
+                    _trick_title(trick, names, lang) + ": " + _trick_text(view, trick, names, lang, inline=True)
+                )
             lines.append(_card_prompt(view, lang))
             spec.decisions.append(ChooseOne("card", "", _card_options(view, actions), select=False))
         elif view.game_over:
@@ -168,11 +201,19 @@ class HachiHachiUI(GameUI):
         else:
             if view.phase == "trick" and view.trick is not None and view.trick.plays:
                 trick = view.trick
-                lines.append(_trick_title(trick, names, lang) + ": " + _trick_text(view, trick, names, lang, inline=True))
+                lines.append(
+                    _trick_title(trick, names, lang) + ": " + _trick_text(view, trick, names, lang, inline=True)
+                )
             if view.phase == "choose" and view.my_choice is not None:
                 others = [d for d in view.choosing if d != seat]
-                lines.append(t("hachi_hachi_ui.chose_waiting", lang, choice=_choice_word(view.my_choice, lang),
-                               name=", ".join(names[s] for s in others) or "—"))
+                lines.append(
+                    t(
+                        "hachi_hachi_ui.chose_waiting",
+                        lang,
+                        choice=_choice_word(view.my_choice, lang),
+                        name=", ".join(names[s] for s in others) or "—",
+                    )
+                )
             else:
                 lines.append(t("hachi_hachi_ui.waiting", lang, names=", ".join(names[s] for s in view.to_act) or "—"))
         spec.text = "\n".join(lines)[:1800]
@@ -186,14 +227,25 @@ class HachiHachiUI(GameUI):
             card = card_text(FrenchCard.parse(drawn)) if drawn else "—"
             return t("hachi_hachi_ui.ev_first_sp", lang, name=names[event.sp], card=card)
         if isinstance(event, ev.RoundStarted):
-            return t("hachi_hachi_ui.ev_round", lang, round=event.round_no, total=event.rounds, name=names[event.sp],
-                     pot=chips(event.pot, ctx))
+            return t(
+                "hachi_hachi_ui.ev_round",
+                lang,
+                round=event.round_no,
+                total=event.rounds,
+                name=names[event.sp],
+                pot=chips(event.pot, ctx),
+            )
         if isinstance(event, ev.MizutenDecided):
             key = "hachi_hachi_ui.ev_mizuten" if event.declared else "hachi_hachi_ui.ev_no_mizuten"
             return t(key, lang, name=names[event.seat])
         if isinstance(event, ev.TrumpTurned):
-            return t("hachi_hachi_ui.ev_trump", lang, card=card_text(event.card), suit=suit_text(event.card.suit, lang),
-                     field=field_text(event.field, event.mult, lang, short=True))
+            return t(
+                "hachi_hachi_ui.ev_trump",
+                lang,
+                card=card_text(event.card),
+                suit=suit_text(event.card.suit, lang),
+                field=field_text(event.field, event.mult, lang, short=True),
+            )
         if isinstance(event, ev.Declared):
             if event.play:
                 return t("hachi_hachi_ui.ev_play", lang, name=names[event.seat], n=event.declarer_no)
@@ -215,18 +267,32 @@ class HachiHachiUI(GameUI):
                 key = "hachi_hachi_ui.ev_reveal_forced_out_none" if forced else "hachi_hachi_ui.ev_reveal_none"
                 return t(key, lang, name=names[event.seat])
             key = "hachi_hachi_ui.ev_reveal_forced_out" if forced else "hachi_hachi_ui.ev_reveal_declarer"
-            return t(key, lang, name=names[event.seat], yaku=yaku_text(event.yaku, lang), cards=cards_text(event.cards),
-                     aces=event.aces, value=event.value)
+            return t(
+                key,
+                lang,
+                name=names[event.seat],
+                yaku=yaku_text(event.yaku, lang),
+                cards=cards_text(event.cards),
+                aces=event.aces,
+                value=event.value,
+            )
         if isinstance(event, ev.CardPlayed):
             return t("hachi_hachi_ui.ev_card", lang, name=names[event.seat], card=card_text(event.card), n=event.trick)
         if isinstance(event, ev.TrickWon):
-            return t("hachi_hachi_ui.ev_trick_won", lang, name=names[event.seat], n=event.trick,
-                     card=card_text(event.card), total=event.total)
+            return t(
+                "hachi_hachi_ui.ev_trick_won",
+                lang,
+                name=names[event.seat],
+                n=event.trick,
+                card=card_text(event.card),
+                total=event.total,
+            )
         if isinstance(event, ev.RoundSettled):
             return _settled_line(event, ctx)
         if isinstance(event, GameEnded):
-            stacks = " · ".join(f"{names[s]} {chips(v, ctx)}" for s, v in
-                                sorted(enumerate(event.stacks), key=lambda sv: -sv[1]))
+            stacks = " · ".join(
+                f"{names[s]} {chips(v, ctx)}" for s, v in sorted(enumerate(event.stacks), key=lambda sv: -sv[1])
+            )
             return t("hachi_hachi_ui.ev_game_over", lang, stacks=stacks)
         return None
 
@@ -247,38 +313,78 @@ class HachiHachiUI(GameUI):
         lines = []
         if s.get("indicator"):
             card = FrenchCard.parse(s["indicator"])
-            lines.append(t("hachi_hachi_ui.result_field", lang, card=card_text(card), suit=suit_text(card.suit, lang),
-                           field=field_text(s.get("field", "plain"), int(s.get("mult", 1)), lang, short=True)))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_field",
+                    lang,
+                    card=card_text(card),
+                    suit=suit_text(card.suit, lang),
+                    field=field_text(s.get("field", "plain"), int(s.get("mult", 1)), lang, short=True),
+                )
+            )
         declarers = list(s.get("declarers") or [])
         if s.get("mizuten"):
             lines.append(t("hachi_hachi_ui.result_mizuten", lang, name=names[s["sp"]]))
         if declarers:
-            lines.append(t("hachi_hachi_ui.result_declarers", lang,
-                           names=", ".join(f"D{i + 1} {names[d]}" for i, d in enumerate(declarers))))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_declarers",
+                    lang,
+                    names=", ".join(f"D{i + 1} {names[d]}" for i, d in enumerate(declarers)),
+                )
+            )
         if s.get("forced_out"):
-            lines.append(t("hachi_hachi_ui.result_forced_out", lang, names=", ".join(names[f] for f in s["forced_out"])))
+            lines.append(
+                t("hachi_hachi_ui.result_forced_out", lang, names=", ".join(names[f] for f in s["forced_out"]))
+            )
         if s.get("choices"):
-            lines.append(t("hachi_hachi_ui.result_choices", lang,
-                           choices=_choices_text([tuple(c) for c in s["choices"]], names, lang)))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_choices",
+                    lang,
+                    choices=_choices_text([tuple(c) for c in s["choices"]], names, lang),
+                )
+            )
         lines.append(_outcome_line(s, names, lang))
         if s.get("mizuten_paid"):
             tricks = s.get("tricks") or []
-            lines.append(t("hachi_hachi_ui.result_mizuten_paid", lang, name=names[s["sp"]],
-                           tricks=tricks[s["sp"]] if tricks else "?"))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_mizuten_paid",
+                    lang,
+                    name=names[s["sp"]],
+                    tricks=tricks[s["sp"]] if tricks else "?",
+                )
+            )
         before, fees_in = int(s.get("pot_before") or 0), int(s.get("pot_in") or 0)
         if before or fees_in:
-            lines.append(t("hachi_hachi_ui.result_pot", lang, before=chips(before, ctx), fees=chips(fees_in, ctx),
-                           total=chips(before + fees_in, ctx)))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_pot",
+                    lang,
+                    before=chips(before, ctx),
+                    fees=chips(fees_in, ctx),
+                    total=chips(before + fees_in, ctx),
+                )
+            )
         if s.get("pot_carried"):
             lines.append(t("hachi_hachi_ui.result_pot_carried", lang, pot=chips(int(s["pot_carried"]), ctx)))
         refunds = [(int(a), int(b)) for a, b, *_ in (s.get("end_refund") or [])]
-        refunds += [(int(line[0]), int(line[1])) for line in s.get("pot_to") or [] if len(line) > 2 and line[2] == "refund"]
+        refunds += [
+            (int(line[0]), int(line[1])) for line in s.get("pot_to") or [] if len(line) > 2 and line[2] == "refund"
+        ]
         if refunds:
-            lines.append(t("hachi_hachi_ui.result_pot_refund", lang,
-                           shares=" · ".join(f"{names[p]} {chips(a, ctx)}" for p, a in refunds)))
+            lines.append(
+                t(
+                    "hachi_hachi_ui.result_pot_refund",
+                    lang,
+                    shares=" · ".join(f"{names[p]} {chips(a, ctx)}" for p, a in refunds),
+                )
+            )
         embed.description = "\n".join(lines)[:4000]
-        embed.add_field(name=t("hachi_hachi_ui.chips_field", lang), value=_chips_lines(result, s, ctx)[:1024],
-                        inline=False)
+        embed.add_field(
+            name=t("hachi_hachi_ui.chips_field", lang), value=_chips_lines(result, s, ctx)[:1024], inline=False
+        )
         hands = s.get("hands") or []
         if hands:
             numbers = {d: i + 1 for i, d in enumerate(declarers)}
@@ -290,8 +396,9 @@ class HachiHachiUI(GameUI):
             embed.add_field(name=t("hachi_hachi_ui.tricks", lang), value=value[:1024], inline=False)
         trick_log = s.get("trick_log") or []
         if trick_log:
-            embed.add_field(name=t("hachi_hachi_ui.trick_log", lang), value=_trick_log_text(trick_log, names)[:1024],
-                            inline=False)
+            embed.add_field(
+                name=t("hachi_hachi_ui.trick_log", lang), value=_trick_log_text(trick_log, names)[:1024], inline=False
+            )
         after = []
         if s.get("busts"):
             after.append(t("hachi_hachi_ui.busts", lang, names=", ".join(names[b] for b in s["busts"])))
@@ -324,11 +431,21 @@ def _status(view: HachiPublicView, ctx: TableContext) -> str:
     if view.phase == "mizuten":
         return t("hachi_hachi_ui.status_mizuten", lang, name=names[view.sp])
     if view.phase == "declare" and view.speaker is not None:
-        return t("hachi_hachi_ui.status_declare", lang, name=names[view.speaker], fee=chips(view.speaker_fee, ctx),
-                 count=len(view.declarers), max=view.rules.max_declarers)
+        return t(
+            "hachi_hachi_ui.status_declare",
+            lang,
+            name=names[view.speaker],
+            fee=chips(view.speaker_fee, ctx),
+            count=len(view.declarers),
+            max=view.rules.max_declarers,
+        )
     if view.phase == "choose":
-        return t("hachi_hachi_ui.status_choose", lang, chosen=", ".join(names[s] for s in view.chosen) or "—",
-                 choosing=", ".join(names[s] for s in view.choosing) or "—")
+        return t(
+            "hachi_hachi_ui.status_choose",
+            lang,
+            chosen=", ".join(names[s] for s in view.chosen) or "—",
+            choosing=", ".join(names[s] for s in view.choosing) or "—",
+        )
     if view.phase == "trick" and view.to_play is not None:
         number = view.trick.number if view.trick is not None else 1
         return t("hachi_hachi_ui.status_trick", lang, n=number, name=names[view.to_play])
@@ -347,8 +464,9 @@ def _seat_line(view: HachiPublicView, seat: int, ctx: TableContext) -> str:
     parts = [t(key, lang, n=line.declarer_no, fee=chips(line.fee, ctx)) if has(key) else line.state]
     if line.state == "play":
         if view.phase == "choose":
-            parts.append(t("hachi_hachi_ui.seat_chosen" if seat in view.chosen else "hachi_hachi_ui.seat_choosing",
-                           lang))
+            parts.append(
+                t("hachi_hachi_ui.seat_chosen" if seat in view.chosen else "hachi_hachi_ui.seat_choosing", lang)
+            )
         if view.phase == "trick" or line.tricks:
             parts.append(t("hachi_hachi_ui.seat_tricks", lang, n=line.tricks))
     parts.append(t("hachi_hachi_ui.chips", lang, chips=chips(line.stack_after_fees, ctx)))
@@ -371,8 +489,9 @@ def _trick_title(trick: TrickView, names: Sequence[str], lang: str) -> str:
     return t("hachi_hachi_ui.trick", lang, n=trick.number)
 
 
-def _trick_text(view: HachiPublicView | HachiSeatView, trick: TrickView, names: Sequence[str], lang: str,
-                inline: bool = False) -> str:
+def _trick_text(
+    view: HachiPublicView | HachiSeatView, trick: TrickView, names: Sequence[str], lang: str, inline: bool = False
+) -> str:
     parts = [f"{names[p.seat]}: {card_text(p.card)}{' ✅' if p.seat == trick.winning else ''}" for p in trick.plays]
     if not parts:
         parts.append(t("hachi_hachi_ui.trick_to_lead", lang, name=names[trick.leader]))
@@ -386,16 +505,33 @@ def _reveal_line(reveal: RevealView, numbers: Mapping[int, int], names: Sequence
     return _hand_line(reveal.seat, reveal.role, reveal.yaku, reveal.cards, reveal.aces, value, numbers, names, lang)
 
 
-def _hand_line(seat: int, role: str, yaku: Sequence[str], cards: Sequence[FrenchCard], aces: int, value: int,
-               numbers: Mapping[int, int], names: Sequence[str], lang: str) -> str:
+def _hand_line(
+    seat: int,
+    role: str,
+    yaku: Sequence[str],
+    cards: Sequence[FrenchCard],
+    aces: int,
+    value: int,
+    numbers: Mapping[int, int],
+    names: Sequence[str],
+    lang: str,
+) -> str:
     """One revealed hand: its yaku, the cards shown and what it is worth (table value, before the field)."""
     forced = role == "forced_out"
     if not cards:
         key = "hachi_hachi_ui.reveal_forced_out_none" if forced else "hachi_hachi_ui.reveal_declarer_none"
         return t(key, lang, name=names[seat], n=numbers.get(seat, "?"))
     key = "hachi_hachi_ui.reveal_forced_out" if forced else "hachi_hachi_ui.reveal_declarer"
-    return t(key, lang, name=names[seat], n=numbers.get(seat, "?"), yaku=yaku_text(yaku, lang), aces=aces,
-             cards=cards_text(cards), value=value)
+    return t(
+        key,
+        lang,
+        name=names[seat],
+        n=numbers.get(seat, "?"),
+        yaku=yaku_text(yaku, lang),
+        aces=aces,
+        cards=cards_text(cards),
+        value=value,
+    )
 
 
 def _choice_word(choice: str, lang: str) -> str:
@@ -416,8 +552,11 @@ def _settled_line(event: ev.RoundSettled, ctx: TableContext) -> str:
     lang, names = ctx.lang, ctx.names
     pot_to = [(seat, amount) for seat, amount in event.pot_to]
     if event.outcome == "void":
-        line = t("hachi_hachi_ui.ev_void_refund" if pot_to and not event.pot else "hachi_hachi_ui.ev_void", lang,
-                 pot=chips(event.pot, ctx))
+        line = t(
+            "hachi_hachi_ui.ev_void_refund" if pot_to and not event.pot else "hachi_hachi_ui.ev_void",
+            lang,
+            pot=chips(event.pot, ctx),
+        )
     elif event.outcome == "single" and pot_to:
         line = t("hachi_hachi_ui.ev_single", lang, name=names[pot_to[0][0]], amount=chips(pot_to[0][1], ctx))
     elif event.outcome == "split":
@@ -450,8 +589,15 @@ def _own_lines(view: HachiSeatView, seat: int, ctx: TableContext) -> list[str]:
     if value is not None and line.state != "folded":
         forced = value.forced_out_total(view.rules.forced_out_ace_value)
         if value.yaku:
-            out.append(t("hachi_hachi_ui.your_yaku", lang, yaku=yaku_text(value.keys, lang), normal=value.normal,
-                         forced=forced))
+            out.append(
+                t(
+                    "hachi_hachi_ui.your_yaku",
+                    lang,
+                    yaku=yaku_text(value.keys, lang),
+                    normal=value.normal,
+                    forced=forced,
+                )
+            )
         else:
             out.append(t("hachi_hachi_ui.your_no_yaku", lang, forced=forced))
     if line.state == "forced_out":
@@ -475,10 +621,19 @@ def _declare_prompt(view: HachiSeatView, ctx: TableContext) -> list[str]:
     lang = ctx.lang
     if view.must_play:
         return [t("hachi_hachi_ui.declare_must_play", lang)]
-    out = [t("hachi_hachi_ui.declare_prompt", lang, fee=chips(view.fold_fee, ctx), count=len(view.declarers),
-             max=view.rules.max_declarers)]
+    out = [
+        t(
+            "hachi_hachi_ui.declare_prompt",
+            lang,
+            fee=chips(view.fold_fee, ctx),
+            count=len(view.declarers),
+            max=view.rules.max_declarers,
+        )
+    ]
     if view.fold_fee < view.next_fee:
-        out.append(t("hachi_hachi_ui.declare_capped", lang, due=chips(view.next_fee, ctx), fee=chips(view.fold_fee, ctx)))
+        out.append(
+            t("hachi_hachi_ui.declare_capped", lang, due=chips(view.next_fee, ctx), fee=chips(view.fold_fee, ctx))
+        )
     return out
 
 
@@ -491,8 +646,15 @@ def _declare_options(view: HachiSeatView, actions: Sequence[Action], ctx: TableC
         elif isinstance(action, act.Fold):
             options.append(Option(t("hachi_hachi_ui.fold", lang, fee=chips(view.fold_fee, ctx)), action, "danger"))
     if view.must_play and not any(isinstance(a, act.Fold) for a in actions):
-        options.append(Option(t("hachi_hachi_ui.fold", lang, fee=chips(view.next_fee, ctx)), None, "danger",
-                              enabled=False, reason=t("hachi_hachi_ui.fold_mizuten", lang)))
+        options.append(
+            Option(
+                t("hachi_hachi_ui.fold", lang, fee=chips(view.next_fee, ctx)),
+                None,
+                "danger",
+                enabled=False,
+                reason=t("hachi_hachi_ui.fold_mizuten", lang),
+            )
+        )
     return options
 
 
@@ -501,8 +663,16 @@ def _choose_prompt(view: HachiSeatView, seat: int, ctx: TableContext) -> str:
     other = next((d for d in view.declarers if d != seat), seat)
     d1, d2 = (*view.declarers, seat, seat)[:2]
     first, second = (view.pot + 1) // 2, view.pot // 2
-    return t("hachi_hachi_ui.choose_prompt", lang, other=names[other], pot=chips(view.pot, ctx),
-             first=chips(first, ctx), second=chips(second, ctx), d1=names[d1], d2=names[d2])
+    return t(
+        "hachi_hachi_ui.choose_prompt",
+        lang,
+        other=names[other],
+        pot=chips(view.pot, ctx),
+        first=chips(first, ctx),
+        second=chips(second, ctx),
+        d1=names[d1],
+        d2=names[d2],
+    )
 
 
 def _choose_options(actions: Sequence[Action], lang: str) -> list[Option]:
@@ -583,8 +753,11 @@ def _chips_lines(result: DealResult, s: Mapping[str, Any], ctx: TableContext) ->
     for seat, delta in enumerate(result.deltas):
         if not delta and not parts[seat]:
             continue
-        detail = [t(f"hachi_hachi_ui.part_{kind}", lang, amount=signed(amount, ctx))
-                  for kind in ("fee", "pot", "refund", *PART_KINDS) if (amount := parts[seat].get(kind, 0))]
+        detail = [
+            t(f"hachi_hachi_ui.part_{kind}", lang, amount=signed(amount, ctx))
+            for kind in ("fee", "pot", "refund", *PART_KINDS)
+            if (amount := parts[seat].get(kind, 0))
+        ]
         if sum(parts[seat].values()) != delta:
             detail.append(t("hachi_hachi_ui.part_capped", lang))
         tail = f" ({' · '.join(detail)})" if detail else ""
@@ -597,16 +770,27 @@ def _trick_log_text(trick_log: Sequence[Mapping[str, Any]], names: Sequence[str]
     lines = []
     for entry in trick_log:
         winner = entry.get("winner")
-        plays = [f"{names[int(seat)]}: {card_text(FrenchCard.parse(card))}{' ✅' if seat == winner else ''}"
-                 for seat, card in entry.get("plays") or []]
+        plays = [
+            f"{names[int(seat)]}: {card_text(FrenchCard.parse(card))}{' ✅' if seat == winner else ''}"
+            for seat, card in entry.get("plays") or []
+        ]
         lines.append(f"{entry.get('trick', '?')}. " + " · ".join(plays))
     return "\n".join(lines)
 
 
 def _summary_hand_line(hand: Mapping[str, Any], numbers: Mapping[int, int], names: Sequence[str], lang: str) -> str:
     cards = [FrenchCard.parse(c) for c in hand.get("cards") or []]
-    return _hand_line(int(hand["seat"]), str(hand.get("role")), list(hand.get("yaku") or []), cards,
-                      int(hand.get("aces") or 0), int(hand.get("value") or 0), numbers, names, lang)
+    return _hand_line(
+        int(hand["seat"]),
+        str(hand.get("role")),
+        list(hand.get("yaku") or []),
+        cards,
+        int(hand.get("aces") or 0),
+        int(hand.get("value") or 0),
+        numbers,
+        names,
+        lang,
+    )
 
 
 __all__ = ["HachiHachiUI", "card_text"]

@@ -70,8 +70,9 @@ class LukFuUI(GameUI):
     # ------------------------------------------------------------------ public
     def public_summary(self, view: LukFuPublicView, ctx: TableContext) -> discord.Embed:
         lang, names = ctx.lang, ctx.names
-        embed = discord.Embed(title=t("luk_fu_ui.title", lang, deal=view.deal_no, total=view.hands_total),
-                              colour=0x8E1B1B)
+        embed = discord.Embed(
+            title=t("luk_fu_ui.title", lang, deal=view.deal_no, total=view.hands_total), colour=0x8E1B1B
+        )
         lines = [t("luk_fu_ui.roles", lang, dealer=names[view.dealer], parent=names[view.parent])]
         if view.sitter is not None:
             lines.append(t("luk_fu_ui.sitter", lang, name=names[view.sitter]))
@@ -85,14 +86,16 @@ class LukFuUI(GameUI):
         embed.description = "\n".join(lines)
         trick = view.trick or view.last_trick
         if trick is not None:
-            embed.add_field(name=_trick_title(trick, view, names, lang), value=_trick_text(trick, names, lang)[:1024],
-                            inline=False)
+            embed.add_field(
+                name=_trick_title(trick, view, names, lang), value=_trick_text(trick, names, lang)[:1024], inline=False
+            )
         for seat in view.active:
             row = cards_text(view.winning_cards[seat], lang) if view.winning_cards[seat] else "—"
             value = t("luk_fu_ui.seat_line", lang, tricks=view.tricks[seat], cards=view.hand_sizes[seat], row=row)
             embed.add_field(name=_seat_title(view, seat, names), value=value[:1024], inline=True)
-        stacks = " · ".join(f"{names[s]} {view.stacks[s] * ctx.stake:,}" + ("" if view.seated[s] else " ✖")
-                            for s in range(view.seats))
+        stacks = " · ".join(
+            f"{names[s]} {view.stacks[s] * ctx.stake:,}" + ("" if view.seated[s] else " ✖") for s in range(view.seats)
+        )
         embed.add_field(name=t("luk_fu_ui.stacks", lang), value=stacks[:1024], inline=False)
         return embed
 
@@ -102,11 +105,20 @@ class LukFuUI(GameUI):
         return render_luk_fu_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
 
     # ------------------------------------------------------------------ private
-    def panel(self, view: LukFuSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> PanelSpec:
+    def panel(
+        self, view: LukFuSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
+    ) -> PanelSpec:
         lang, names = ctx.lang, ctx.names
-        lines = [t("luk_fu_ui.panel_head", lang, deal=view.deal_no, total=view.hands_total,
-                   phase=phase_text(view.phase, lang), tricks=view.tricks[seat])]
+        lines = [
+            t(
+                "luk_fu_ui.panel_head",
+                lang,
+                deal=view.deal_no,
+                total=view.hands_total,
+                phase=phase_text(view.phase, lang),
+                tricks=view.tricks[seat],
+            )
+        ]
         if view.sitter_card is not None:
             lines.append(t("luk_fu_ui.your_sitter_card", lang, card=card_text(view.sitter_card, lang)))
         elif not view.playing:
@@ -124,10 +136,16 @@ class LukFuUI(GameUI):
         actions = [a for a in legal if isinstance(a, Action)]
         if view.phase == "call" and seat in view.to_act:
             lines.append(t("luk_fu_ui.call_prompt", lang))
-            spec.decisions.append(ChooseOne("call", "", [
-                Option(t("luk_fu_ui.play", lang), act.Play(), "success"),
-                Option(t("luk_fu_ui.pass", lang), act.Pass()),
-            ]))
+            spec.decisions.append(
+                ChooseOne(
+                    "call",
+                    "",
+                    [
+                        Option(t("luk_fu_ui.play", lang), act.Play(), "success"),
+                        Option(t("luk_fu_ui.pass", lang), act.Pass()),
+                    ],
+                )
+            )
         elif view.phase == "tigers" and seat in view.to_act:
             options = [Option(t("luk_fu_ui.keep", lang), act.Keep())]
             if act.Tigers() in actions:
@@ -141,18 +159,29 @@ class LukFuUI(GameUI):
             if view.can_beat:
                 lines.append(t("luk_fu_ui.must_beat", lang, n=view.must_play))
                 follows = [a for a in actions if isinstance(a, act.Follow)]
-                spec.decisions.append(ChooseOne("follow", "", [
-                    Option(_play_label(a.cards, lang), a, "primary") for a in follows
-                ], placeholder=t("luk_fu_ui.choose_follow", lang)))
+                spec.decisions.append(
+                    ChooseOne(
+                        "follow",
+                        "",
+                        [Option(_play_label(a.cards, lang), a, "primary") for a in follows],
+                        placeholder=t("luk_fu_ui.choose_follow", lang),
+                    )
+                )
             else:
                 lines.append(t("luk_fu_ui.discard_prompt", lang, n=view.must_play))
                 spec.decisions.append(_discard_decision(view, legal, lang))
         elif view.phase == "stop" and seat in view.to_act:
             lines.append(t("luk_fu_ui.stop_prompt", lang, tricks=view.tricks[seat]))
-            spec.decisions.append(ChooseOne("stop", "", [
-                Option(t("luk_fu_ui.stop", lang), act.Stop(), "success"),
-                Option(t("luk_fu_ui.continue", lang), act.Continue()),
-            ]))
+            spec.decisions.append(
+                ChooseOne(
+                    "stop",
+                    "",
+                    [
+                        Option(t("luk_fu_ui.stop", lang), act.Stop(), "success"),
+                        Option(t("luk_fu_ui.continue", lang), act.Continue()),
+                    ],
+                )
+            )
         elif view.game_over:
             lines.append(t("luk_fu_ui.game_over", lang, names=", ".join(names[s] for s in view.winners)))
         else:
@@ -205,8 +234,15 @@ class LukFuUI(GameUI):
             lines.append(t("luk_fu_ui.result_no_winner", lang))
         else:
             share = s.get("share") or {}
-            lines.append(t("luk_fu_ui.result_winner", lang, name=names[winner], tricks=s["tricks"][winner],
-                           share=share.get("share", 0)))
+            lines.append(
+                t(
+                    "luk_fu_ui.result_winner",
+                    lang,
+                    name=names[winner],
+                    tricks=s["tricks"][winner],
+                    share=share.get("share", 0),
+                )
+            )
             if s.get("five_tigers"):
                 lines.append(t("luk_fu_ui.result_tigers", lang))
             if share.get("multiplier", 1) > 1:
@@ -227,8 +263,11 @@ class LukFuUI(GameUI):
             embed.add_field(name=t("luk_fu_ui.tricks", lang), value=value[:1024], inline=False)
         if s.get("sitter_card"):
             sitter_card = parse_lukfu(s["sitter_card"])[0]
-            embed.add_field(name=t("luk_fu_ui.sitter_card", lang, name=names[s["sitter"]]),
-                            value=card_text(sitter_card, lang), inline=False)
+            embed.add_field(
+                name=t("luk_fu_ui.sitter_card", lang, name=names[s["sitter"]]),
+                value=card_text(sitter_card, lang),
+                inline=False,
+            )
         return embed
 
 
@@ -303,8 +342,15 @@ def _discard_decision(view: LukFuSeatView, legal: Sequence[LegalAction], lang: s
         action = act.Discard(cards)
         return action if is_listed(action, legal) else None
 
-    return ChooseSubset("discard", "", [(card_text(c, lang), c.notation) for c in view.hand], view.must_play,
-                        view.must_play, build, placeholder=t("luk_fu_ui.choose_discard", lang, n=view.must_play))
+    return ChooseSubset(
+        "discard",
+        "",
+        [(card_text(c, lang), c.notation) for c in view.hand],
+        view.must_play,
+        view.must_play,
+        build,
+        placeholder=t("luk_fu_ui.choose_discard", lang, n=view.must_play),
+    )
 
 
 __all__ = ["LukFuUI", "card_text"]

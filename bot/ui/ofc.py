@@ -84,9 +84,13 @@ def placement(view: OFCSeatView, legal: Sequence[LegalAction], lang: str) -> Arr
     if view.discard:
         targets.append("discard")
     groups = [
-        Group(target, row_name(target, lang), capacity(view, target),
-              "danger" if target == "discard" else "primary",
-              t("ofc_ui.choose_row", lang, row=row_name(target, lang), n=capacity(view, target)))
+        Group(
+            target,
+            row_name(target, lang),
+            capacity(view, target),
+            "danger" if target == "discard" else "primary",
+            t("ofc_ui.choose_row", lang, row=row_name(target, lang), n=capacity(view, target)),
+        )
         for target in targets
         if target == "discard" or not view.fantasyland_hand or capacity(view, target)
     ]
@@ -106,8 +110,13 @@ def placement(view: OFCSeatView, legal: Sequence[LegalAction], lang: str) -> Arr
 
     order = sorted(view.to_place, key=lambda c: (-c.rank, c.suit)) if view.fantasyland_hand else view.to_place
     return Arrange(
-        key="place", prompt="", items=[(c.pretty, c.notation) for c in order], groups=groups, build=build,
-        feasible=feasible, mode="selects" if view.fantasyland_hand else "steps",
+        key="place",
+        prompt="",
+        items=[(c.pretty, c.notation) for c in order],
+        groups=groups,
+        build=build,
+        feasible=feasible,
+        mode="selects" if view.fantasyland_hand else "steps",
     )
 
 
@@ -159,8 +168,11 @@ class OFCUI(GameUI):
         lines.append(t("ofc_ui.dealer", lang, name=names[view.dealer]))
         embed.description = "\n".join(lines)
         for board in view.boards:
-            embed.add_field(name=_seat_title(view, board, names, lang)[:256],
-                            value=_board_text(view, board, ctx)[:1024], inline=True)
+            embed.add_field(
+                name=_seat_title(view, board, names, lang)[:256],
+                value=_board_text(view, board, ctx)[:1024],
+                inline=True,
+            )
         last = view.last_hand
         if last is not None and not any(c for b in view.boards for r in ROWS for c in b.row(r)):
             result = " · ".join(f"{names[s]} {last.deltas[s] * ctx.stake:+,}" for s in range(len(last.deltas)))
@@ -173,14 +185,16 @@ class OFCUI(GameUI):
         return render_ofc_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
 
     # ------------------------------------------------------------------ private
-    def panel(self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> PanelSpec:
+    def panel(
+        self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
+    ) -> PanelSpec:
         lang = ctx.lang
         lines = [_panel_head(view, lang)]
         last = view.public.last_hand
         if last is not None and not any(view.board.row(r) for r in ROWS):
-            lines.append(t("ofc_ui.your_last_hand", lang, hand=last.hand_no,
-                           chips=f"{last.deltas[seat] * ctx.stake:+,}"))
+            lines.append(
+                t("ofc_ui.your_last_hand", lang, hand=last.hand_no, chips=f"{last.deltas[seat] * ctx.stake:+,}")
+            )
         spec = PanelSpec(text="")
         if view.to_place:
             decision = placement(view, legal, lang)
@@ -210,8 +224,9 @@ class OFCUI(GameUI):
         spec.text = "\n".join(lines)[:1800]
         return spec
 
-    def ui_step(self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], verb: str, arg: str,
-                state: dict[str, str]) -> Action | None:
+    def ui_step(
+        self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], verb: str, arg: str, state: dict[str, str]
+    ) -> Action | None:
         if verb == "refresh":
             return None
         if verb != "hint":
@@ -234,8 +249,7 @@ class OFCUI(GameUI):
         if isinstance(event, ev.DealerChosen):
             return t("ofc_ui.ev_dealer", lang, name=names[event.seat])
         if isinstance(event, ev.Dealt) and event.cards is not None and event.public:
-            return t("ofc_ui.ev_dealt_up", lang, name=names[event.seat],
-                     cards=" ".join(c.pretty for c in event.cards))
+            return t("ofc_ui.ev_dealt_up", lang, name=names[event.seat], cards=" ".join(c.pretty for c in event.cards))
         if isinstance(event, ev.Placed) and event.public:
             if event.face_down:
                 return t("ofc_ui.ev_placed_down", lang, name=names[event.seat], n=event.count)
@@ -262,8 +276,17 @@ class OFCUI(GameUI):
                 if s["royalties"][seat]:
                     made += " · " + t("ofc.royalties", lang, points=s["royalties"][seat])
             fl = " 🌴" if s["fantasyland"][seat] else ""
-            lines.append(t("ofc_ui.result_line", lang, name=names[seat], fl=fl, chips=f"{delta * ctx.stake:+,}",
-                           points=f"{s['points'][seat]:+}", made=made))
+            lines.append(
+                t(
+                    "ofc_ui.result_line",
+                    lang,
+                    name=names[seat],
+                    fl=fl,
+                    chips=f"{delta * ctx.stake:+,}",
+                    points=f"{s['points'][seat]:+}",
+                    made=made,
+                )
+            )
         embed.description = "\n".join(lines)
         pairs = []
         for p in s["pairs"]:
@@ -273,8 +296,17 @@ class OFCUI(GameUI):
                 extra += " · " + t("ofc_ui.pair_scoop", lang, n=f"{p['scoop']:+}")
             if p["royalties"]:
                 extra += " · " + t("ofc_ui.pair_royalties", lang, n=f"{p['royalties']:+}")
-            pairs.append(t("ofc_ui.pair_line", lang, a=names[p["a"]], b=names[p["b"]], rows=rows, extra=extra,
-                           points=f"{p['points']:+}"))
+            pairs.append(
+                t(
+                    "ofc_ui.pair_line",
+                    lang,
+                    a=names[p["a"]],
+                    b=names[p["b"]],
+                    rows=rows,
+                    extra=extra,
+                    points=f"{p['points']:+}",
+                )
+            )
         if pairs:
             embed.add_field(name=t("ofc_ui.pairs", lang), value="\n".join(pairs)[:1024], inline=False)
         for seat, n in enumerate(s.get("fantasyland_next", [])):
@@ -284,8 +316,11 @@ class OFCUI(GameUI):
         rules = ctx.rules if isinstance(ctx.rules, OFCRules) else None
         for seat, played_fl in enumerate(s["fantasyland"]):
             if played_fl and rules is not None:
-                embed.add_field(name=t("ofc_ui.best_title", lang, name=names[seat]),
-                                value=_best_text(s, seat, rules, lang)[:1024], inline=False)
+                embed.add_field(
+                    name=t("ofc_ui.best_title", lang, name=names[seat]),
+                    value=_best_text(s, seat, rules, lang)[:1024],
+                    inline=False,
+                )
         return embed
 
 

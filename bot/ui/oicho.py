@@ -56,8 +56,15 @@ class OichoUI(GameUI):
         title = t("oicho_ui.title", lang, round=view.round_no, dealer=names[view.dealer])
         embed = discord.Embed(title=title, colour=0x1B5E20)
         waiting = ", ".join(names[s] for s in view.to_act) or "—"
-        embed.description = t("oicho_ui.status", lang, phase=phase_text(view.phase, lang), waiting=waiting,
-                              cap=view.cap, used=view.cap_used, left=view.cap_left)
+        embed.description = t(
+            "oicho_ui.status",
+            lang,
+            phase=phase_text(view.phase, lang),
+            waiting=waiting,
+            cap=view.cap,
+            used=view.cap_used,
+            left=view.cap_left,
+        )
         for pile in view.piles:
             bets = ", ".join(f"{names[s]} {a}" for s, a in pile.bets) or t("oicho_ui.no_bets", lang)
             value = f"{cards_text(pile.cards)}\n{bets}"
@@ -83,14 +90,29 @@ class OichoUI(GameUI):
         return render_oicho_table(view, list(ctx.names), ctx.lang, stake=ctx.stake)
 
     # ------------------------------------------------------------------ private
-    def panel(self, view: OichoSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext,
-              state: dict[str, str]) -> PanelSpec:
+    def panel(
+        self, view: OichoSeatView, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
+    ) -> PanelSpec:
         lang, names = ctx.lang, ctx.names
-        lines = [t("oicho_ui.panel_head", lang, round=view.round_no, phase=phase_text(view.phase, lang),
-                   stack=view.stacks[seat], dealer=names[view.dealer])]
+        lines = [
+            t(
+                "oicho_ui.panel_head",
+                lang,
+                round=view.round_no,
+                phase=phase_text(view.phase, lang),
+                stack=view.stacks[seat],
+                dealer=names[view.dealer],
+            )
+        ]
         if view.is_dealer:
-            lines.append(t("oicho_ui.you_are_dealer", lang, cards=cards_text(view.dealer_hand.cards),
-                           hand=hand_text(view.dealer_hand.hand, lang) if view.dealer_hand.hand else "—"))
+            lines.append(
+                t(
+                    "oicho_ui.you_are_dealer",
+                    lang,
+                    cards=cards_text(view.dealer_hand.cards),
+                    hand=hand_text(view.dealer_hand.hand, lang) if view.dealer_hand.hand else "—",
+                )
+            )
         for pile in view.piles:
             mine = sum(a for s, a in pile.bets if s == seat)
             visible = cards_text(pile.cards)
@@ -101,38 +123,70 @@ class OichoUI(GameUI):
         ranges = [item for item in legal if isinstance(item, AmountRange)]
         exact = [item for item in legal if not isinstance(item, AmountRange)]
         if view.phase == "betting" and seat in view.to_act:
-            lines.append(t("oicho_ui.betting_turn", lang, cap_left=view.cap_left, most=view.bet_max,
-                           mine=view.my_bet_total))
+            lines.append(
+                t("oicho_ui.betting_turn", lang, cap_left=view.cap_left, most=view.bet_max, mine=view.my_bet_total)
+            )
             by_pile = {getattr(r.action, "pile", 0): r for r in ranges}
             choices = [
-                AmountChoice(str(p.number), t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)),
-                             by_pile[p.number])
+                AmountChoice(
+                    str(p.number),
+                    t("oicho_ui.pile_option", lang, n=p.number, cards=cards_text(p.cards)),
+                    by_pile[p.number],
+                )
                 for p in view.piles
                 if p.number in by_pile
             ]
-            spec.decisions.append(ChooseAmount("bet", "", choices, PRESETS, t("oicho_ui.choose_pile", lang),
-                                               t("oicho_ui.no_room", lang)))
-            spec.decisions.append(ChooseOne("end", "", [
-                Option(t("oicho.action_clear", lang), act.Clear(), enabled=act.Clear() in exact),
-                Option(t("oicho.action_done", lang), act.Done(), "success"),
-            ]))
+            spec.decisions.append(
+                ChooseAmount("bet", "", choices, PRESETS, t("oicho_ui.choose_pile", lang), t("oicho_ui.no_room", lang))
+            )
+            spec.decisions.append(
+                ChooseOne(
+                    "end",
+                    "",
+                    [
+                        Option(t("oicho.action_clear", lang), act.Clear(), enabled=act.Clear() in exact),
+                        Option(t("oicho.action_done", lang), act.Done(), "success"),
+                    ],
+                )
+            )
         elif exact and view.phase in ("deciding", "dealer"):
             if view.phase == "deciding" and view.current_pile:
                 pile = view.piles[view.current_pile - 1]
-                lines.append(t("oicho_ui.decide", lang, n=pile.number, cards=cards_text(pile.cards),
-                               hand=hand_text(pile.hand, lang) if pile.hand else "?"))
+                lines.append(
+                    t(
+                        "oicho_ui.decide",
+                        lang,
+                        n=pile.number,
+                        cards=cards_text(pile.cards),
+                        hand=hand_text(pile.hand, lang) if pile.hand else "?",
+                    )
+                )
             else:
                 lines.append(t("oicho_ui.dealer_decide", lang))
-            spec.decisions.append(ChooseOne("draw", "", [
-                Option(t("oicho.action_draw", lang), act.Draw(), "primary", enabled=act.Draw() in exact),
-                Option(t("oicho.action_stand", lang), act.Stand(), enabled=act.Stand() in exact),
-            ]))
+            spec.decisions.append(
+                ChooseOne(
+                    "draw",
+                    "",
+                    [
+                        Option(t("oicho.action_draw", lang), act.Draw(), "primary", enabled=act.Draw() in exact),
+                        Option(t("oicho.action_stand", lang), act.Stand(), enabled=act.Stand() in exact),
+                    ],
+                )
+            )
         elif exact and view.phase == "round_over":
             lines.append(t("oicho_ui.dealer_next", lang, held=view.tenure.rounds_held, limit=view.tenure.rounds_limit))
-            spec.decisions.append(ChooseOne("bank", "", [
-                Option(t("oicho.action_continue", lang), act.Continue(), "success", enabled=act.Continue() in exact),
-                Option(t("oicho.action_resign", lang), act.Resign(), enabled=act.Resign() in exact),
-            ]))
+            spec.decisions.append(
+                ChooseOne(
+                    "bank",
+                    "",
+                    [
+                        Option(
+                            t("oicho.action_continue", lang), act.Continue(), "success", enabled=act.Continue() in exact
+                        ),
+                        Option(t("oicho.action_resign", lang), act.Resign(), enabled=act.Resign() in exact),
+                    ],
+                )
+            )
         elif view.game_over:
             lines.append(t("oicho_ui.game_over", lang))
         else:
@@ -161,7 +215,9 @@ class OichoUI(GameUI):
                 key = "oicho_ui.ev_pile_must" if event.drew else "oicho_ui.ev_pile_may_not"
                 return t(key, lang, n=event.pile, card=card_text(event.card))
             if event.drew:
-                return t("oicho_ui.ev_pile_draw", lang, name=names[event.seat], n=event.pile, card=card_text(event.card))
+                return t(
+                    "oicho_ui.ev_pile_draw", lang, name=names[event.seat], n=event.pile, card=card_text(event.card)
+                )
             return t("oicho_ui.ev_pile_stand", lang, name=names[event.seat], n=event.pile)
         if isinstance(event, ev.DealerDecided):
             key = "oicho_ui.ev_dealer_draw" if event.drew else "oicho_ui.ev_dealer_stand"
@@ -191,8 +247,11 @@ class OichoUI(GameUI):
             embed.add_field(name=t("oicho_ui.dealer", lang), value=_summary_hand(dealer, lang), inline=False)
         for pile in summary.get("piles", []) or []:
             if isinstance(pile, dict) and pile.get("bets"):
-                embed.add_field(name=t("oicho_ui.pile", lang, n=pile.get("number", "?")),
-                                value=_summary_hand(pile, lang)[:1024], inline=True)
+                embed.add_field(
+                    name=t("oicho_ui.pile", lang, n=pile.get("number", "?")),
+                    value=_summary_hand(pile, lang)[:1024],
+                    inline=True,
+                )
         return embed
 
 

@@ -130,11 +130,7 @@ class _Layout:
 
     def buttons(self, buttons: Sequence[Button], *, new_row: bool = False) -> None:
         for index, button in enumerate(buttons):
-            if (
-                not self._open
-                or (new_row and index == 0)
-                or len(self.rows[-1]) >= ROW_WIDTH
-            ):
+            if not self._open or (new_row and index == 0) or len(self.rows[-1]) >= ROW_WIDTH:
                 self.rows.append([])
                 self._open = True
             self.rows[-1].append(button)
@@ -177,15 +173,21 @@ def _draw_one(decision: ChooseOne, ids: Ids, layout: _Layout, lines: list[str]) 
         choosable = [o for o in decision.options if o.action is not None and o.enabled][:SELECT_LIMIT]
         if not choosable:
             return
-        layout.select(Select(
-            ids.select("act", decision.key),
-            tuple(SelectOption(o.label[:100], o.action.text, description=(o.description or None)) for o in choosable
-                  if o.action is not None),
-            decision.placeholder[:150],
-        ))
+        layout.select(
+            Select(
+                ids.select("act", decision.key),
+                tuple(
+                    SelectOption(o.label[:100], o.action.text, description=(o.description or None))
+                    for o in choosable
+                    if o.action is not None
+                ),
+                decision.placeholder[:150],
+            )
+        )
         return
-    layout.buttons([_option_button(option, ids, f"{decision.key}/{i}") for i, option in enumerate(decision.options)],
-                   new_row=True)
+    layout.buttons(
+        [_option_button(option, ids, f"{decision.key}/{i}") for i, option in enumerate(decision.options)], new_row=True
+    )
     layout.end_row()
 
 
@@ -210,15 +212,20 @@ def _draw_amount(decision: ChooseAmount, ids: Ids, lang: str, layout: _Layout, s
     chosen = chosen_range(decision, state)
     if len(decision.ranges) > 1:
         current = next((c.key for c in decision.ranges if c.range is chosen), "")
-        layout.select(Select(
-            ids.select("rng", decision.key),
-            tuple(SelectOption(c.label[:100], c.key, default=c.key == current) for c in decision.ranges[:SELECT_LIMIT]),
-            decision.select_placeholder[:150],
-        ))
+        layout.select(
+            Select(
+                ids.select("rng", decision.key),
+                tuple(
+                    SelectOption(c.label[:100], c.key, default=c.key == current) for c in decision.ranges[:SELECT_LIMIT]
+                ),
+                decision.select_placeholder[:150],
+            )
+        )
     if chosen is None:
         if decision.none_label:
-            layout.buttons([Button(ids.step("noop", decision.key), decision.none_label[:80], disabled=True)],
-                           new_row=True)
+            layout.buttons(
+                [Button(ids.step("noop", decision.key), decision.none_label[:80], disabled=True)], new_row=True
+            )
         return
     presets = [a for a in decision.presets if chosen.lo <= a < chosen.hi][: ROW_WIDTH - 1]
     buttons = [Button(ids.action(chosen.make(a)), str(a)) for a in presets]
@@ -233,16 +240,22 @@ def _draw_subset(decision: ChooseSubset, ids: Ids, lang: str, layout: _Layout, s
     chosen = _csv(state.get(f"{decision.key}.chosen", ""))
     values = {v for _, v in decision.items}
     chosen = tuple(v for v in chosen if v in values)
-    layout.select(Select(
-        ids.select("sub", decision.key),
-        tuple(SelectOption(label[:100], value, default=value in chosen) for label, value in decision.items[:SELECT_LIMIT]),
-        decision.placeholder[:150],
-        min_values=min(decision.least, len(decision.items)),
-        max_values=max(1, min(decision.most, len(decision.items), SELECT_LIMIT)),
-    ))
+    layout.select(
+        Select(
+            ids.select("sub", decision.key),
+            tuple(
+                SelectOption(label[:100], value, default=value in chosen)
+                for label, value in decision.items[:SELECT_LIMIT]
+            ),
+            decision.placeholder[:150],
+            min_values=min(decision.least, len(decision.items)),
+            max_values=max(1, min(decision.most, len(decision.items), SELECT_LIMIT)),
+        )
+    )
     ready = decision.least <= len(chosen) <= decision.most and decision.build(chosen) is not None
-    layout.buttons([Button(ids.step("subok", decision.key), t("panel.confirm", lang), "success", not ready, "✅")],
-                   new_row=True)
+    layout.buttons(
+        [Button(ids.step("subok", decision.key), t("panel.confirm", lang), "success", not ready, "✅")], new_row=True
+    )
 
 
 # ---------------------------------------------------------------- arranging
@@ -314,11 +327,15 @@ def _draw_arrange(decision: Arrange, ids: Ids, lang: str, layout: _Layout, state
                 where = draft.group_of(value)
                 suffix = f" ({group_labels[where]})" if where and where != group.name else ""
                 options.append(SelectOption((label + suffix)[:100], value, default=where == group.name))
-            layout.select(Select(
-                ids.select("grp", f"{decision.key}/{group.name}"), tuple(options[:SELECT_LIMIT]),
-                (group.placeholder or group.label)[:150], min_values=0,
-                max_values=max(1, min(group.size, len(options), SELECT_LIMIT)),
-            ))
+            layout.select(
+                Select(
+                    ids.select("grp", f"{decision.key}/{group.name}"),
+                    tuple(options[:SELECT_LIMIT]),
+                    (group.placeholder or group.label)[:150],
+                    min_values=0,
+                    max_values=max(1, min(group.size, len(options), SELECT_LIMIT)),
+                )
+            )
     else:
         current = draft.current()
         item_buttons = []
@@ -338,15 +355,24 @@ def _draw_arrange(decision: Arrange, ids: Ids, lang: str, layout: _Layout, state
                 and room > 0
                 and decision.feasible({**draft.assignment(), current: group.name})
             )
-            group_buttons.append(Button(ids.step("put", f"{decision.key}/{group.name}"),
-                                        f"{group.label} ({group.size - draft.count(group.name)})"[:80],
-                                        group.style, not possible))
+            group_buttons.append(
+                Button(
+                    ids.step("put", f"{decision.key}/{group.name}"),
+                    f"{group.label} ({group.size - draft.count(group.name)})"[:80],
+                    group.style,
+                    not possible,
+                )
+            )
         layout.buttons(group_buttons, new_row=True)
         layout.end_row()
-        layout.buttons([Button(ids.step("undo", decision.key), t("panel.undo", lang), disabled=not draft.plan,
-                               emoji="↩️")], new_row=True)
-    layout.buttons([Button(ids.step("clr", decision.key), t("panel.clear", lang), disabled=not draft.plan)],
-                   new_row=decision.mode == "selects")
+        layout.buttons(
+            [Button(ids.step("undo", decision.key), t("panel.undo", lang), disabled=not draft.plan, emoji="↩️")],
+            new_row=True,
+        )
+    layout.buttons(
+        [Button(ids.step("clr", decision.key), t("panel.clear", lang), disabled=not draft.plan)],
+        new_row=decision.mode == "selects",
+    )
     ready = decision.build(draft.assignment()) is not None
     layout.buttons([Button(ids.step("ok", decision.key), t("panel.confirm", lang), "success", not ready, "✅")])
 
@@ -382,9 +408,12 @@ def step(spec: PanelSpec, ids: Ids, lang: str, verb: str, arg: str, state: dict[
         choice = next((c for c in decision.ranges if c.key == value), None)
         if choice is None:
             raise UserError("table.stale_button")
-        return OpenModal(ids.step("amt", f"{key}/{value}").replace(":u:", ":m:", 1),
-                         t("panel.amount_title", lang), t("panel.amount_label", lang),
-                         f"{choice.range.lo}–{choice.range.hi}")
+        return OpenModal(
+            ids.step("amt", f"{key}/{value}").replace(":u:", ":m:", 1),
+            t("panel.amount_title", lang),
+            t("panel.amount_label", lang),
+            f"{choice.range.lo}–{choice.range.hi}",
+        )
     if verb == "act":
         decision = _find(spec, key, ChooseOne)
         assert isinstance(decision, ChooseOne)

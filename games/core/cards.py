@@ -72,6 +72,7 @@ def french_deck() -> list[FrenchCard]:
 
 # ---------------------------------------------------------------- kabufuda
 
+
 @dataclass(frozen=True, order=True)
 class KabuCard:
     """A kabufuda card: ``month`` 1..12, ``copy`` 0..3 tells the four cards of a month apart."""

@@ -186,8 +186,11 @@ def parse_value(opt: RuleOption, raw: str) -> Any:
         if text.lower() == choice.lower():
             return int(choice) if isinstance(opt.default, int) and not isinstance(opt.default, bool) else choice
     raise RuleError(
-        "rules.expected_choice", f"{opt.path} must be one of {opt.allowed()}", option=opt.path,
-        value=raw, allowed=opt.allowed(),
+        "rules.expected_choice",
+        f"{opt.path} must be one of {opt.allowed()}",
+        option=opt.path,
+        value=raw,
+        allowed=opt.allowed(),
     )
 
 

@@ -72,8 +72,9 @@ class TableRecord:
 
     def head(self) -> TableRecord:
         """The record without its shuffles, actions and snapshot: the table as it opened."""
-        return TableRecord(game=self.game, rules=self.rules, stacks=list(self.stacks), seats=list(self.seats),
-                           stake=self.stake)
+        return TableRecord(
+            game=self.game, rules=self.rules, stacks=list(self.stacks), seats=list(self.seats), stake=self.stake
+        )
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, separators=(",", ":"))
@@ -93,7 +94,9 @@ class TableRecord:
             raise RecordError("malformed record: snapshot must be an object")
         try:
             version = int(data.get("version", RECORD_VERSION))
-            if version not in (RECORD_VERSION, SNAPSHOT_VERSION) or (version == SNAPSHOT_VERSION) != (snapshot is not None):
+            if version not in (RECORD_VERSION, SNAPSHOT_VERSION) or (version == SNAPSHOT_VERSION) != (
+                snapshot is not None
+            ):
                 raise RecordError(f"unsupported record version {version}")
             actions: list[tuple[int, str]] = []
             for item in data.get("actions", []):

@@ -41,8 +41,10 @@ class RuleTable:
 
 
 def _is_row(value: Any) -> bool:
-    return isinstance(value, BaseModel) and bool(type(value).model_fields) and not any(
-        isinstance(getattr(value, name), (BaseModel, dict)) for name in type(value).model_fields
+    return (
+        isinstance(value, BaseModel)
+        and bool(type(value).model_fields)
+        and not any(isinstance(getattr(value, name), (BaseModel, dict)) for name in type(value).model_fields)
     )
 
 
@@ -85,7 +87,7 @@ def find_table(model: type[BaseModel] | BaseModel, path: str) -> RuleTable | Non
 def row_cells(rules: BaseModel, table: RuleTable, row: str) -> dict[str, RuleOption]:
     """A row's cells as options (with the value in force), by column."""
     prefix = table.row_path(row) + "."
-    return {o.path[len(prefix):]: o for o in options(rules) if o.path.startswith(prefix)}
+    return {o.path[len(prefix) :]: o for o in options(rules) if o.path.startswith(prefix)}
 
 
 def row_value(rules: BaseModel, table: RuleTable, row: str) -> dict[str, Any]:
@@ -119,8 +121,9 @@ def with_row(rules: M, path: str, raw: str) -> M:
     columns = list(cells)
     tokens = [tok for tok in _SEPARATORS.split(raw.strip()) if tok]
     if not tokens:
-        raise RuleError("rules.row_empty", f"{path} needs values for {' '.join(columns)}", option=path,
-                        columns=" ".join(columns))
+        raise RuleError(
+            "rules.row_empty", f"{path} needs values for {' '.join(columns)}", option=path, columns=" ".join(columns)
+        )
     values: dict[str, Any] = {}
     position = 0
     for token in tokens:
@@ -128,12 +131,21 @@ def with_row(rules: M, path: str, raw: str) -> M:
         if eq:
             column = name.strip().lower()
             if column not in cells:
-                raise RuleError("rules.row_unknown_column", f"{path} has no column {name!r}", option=path,
-                                column=name, columns=" ".join(columns))
+                raise RuleError(
+                    "rules.row_unknown_column",
+                    f"{path} has no column {name!r}",
+                    option=path,
+                    column=name,
+                    columns=" ".join(columns),
+                )
         else:
             if position >= len(columns):
-                raise RuleError("rules.row_too_many", f"{path} takes at most {len(columns)} values", option=path,
-                                columns=" ".join(columns))
+                raise RuleError(
+                    "rules.row_too_many",
+                    f"{path} takes at most {len(columns)} values",
+                    option=path,
+                    columns=" ".join(columns),
+                )
             column, text = columns[position], token
             position += 1
         if column in values:

@@ -96,9 +96,7 @@ def _netted(debts: Sequence[Debt]) -> dict[int, dict[int, int]]:
     return owed
 
 
-def _short_payers(
-    owed: dict[int, dict[int, int]], total: dict[int, int], stacks: Sequence[int], n: int
-) -> set[int]:
+def _short_payers(owed: dict[int, dict[int, int]], total: dict[int, int], stacks: Sequence[int], n: int) -> set[int]:
     """The payers who cannot pay in full, by the largest consistent payments (Eisenberg-Noe).
 
     Start by assuming everyone pays in full; whoever then cannot is short and pays all they have,

@@ -299,9 +299,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         self.trick_log = []
         self._emit(DealStarted(self._deal))
         self._emit(
-            ev.RoundStarted(
-                self._deal, self.rounds_done + 1, self.rules.rounds, self.sp, tuple(self.players), self.pot
-            )
+            ev.RoundStarted(self._deal, self.rounds_done + 1, self.rules.rounds, self.sp, tuple(self.players), self.pot)
         )
         if self.mizuten_offered():
             self.phase = "mizuten"
@@ -618,9 +616,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             return "to_speak"
         return "waiting"
 
-    def _trick_view(
-        self, number: int, plays: list[tuple[int, FrenchCard]], leader: int, complete: bool
-    ) -> TrickView:
+    def _trick_view(self, number: int, plays: list[tuple[int, FrenchCard]], leader: int, complete: bool) -> TrickView:
         winning = None
         if plays and self.indicator is not None:
             winning = plays[winning_index([c for _, c in plays], self.indicator.suit)][0]

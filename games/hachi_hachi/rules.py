@@ -108,7 +108,9 @@ class HachiHachiRules(BaseModel):
     players: int = Field(7, ge=3, le=7, description="Most seats at the table (3 to 7; 5 or 6 play best).")
     starting_chips: int = Field(50, ge=1, le=1_000_000, description="Chips each player starts with, in points.")
     rounds: int = Field(12, ge=1, le=200, description="Rounds in a game (12; the short game plays 6).")
-    fold_fee_first: int = Field(2, ge=0, le=1000, description="Fold fee (降り賃) of the first player to fold in a round.")
+    fold_fee_first: int = Field(
+        2, ge=0, le=1000, description="Fold fee (降り賃) of the first player to fold in a round."
+    )
     fold_fee_step: int = Field(
         1, ge=0, le=1000, description="How much each later folder in the round pays more than the one before."
     )
@@ -118,7 +120,9 @@ class HachiHachiRules(BaseModel):
     forced_out_ace_value: int = Field(
         1, ge=0, le=100, description="What each Ace earns a forced-out player, from each declarer (times M)."
     )
-    trick_rate: int = Field(2, ge=1, le=100, description="Points per trick of difference in trick settlement (times M).")
+    trick_rate: int = Field(
+        2, ge=1, le=100, description="Points per trick of difference in trick settlement (times M)."
+    )
     oba_ranks: RankSet = Field(
         frozenset({"10", "J", "Q"}), description="Indicator ranks that make Ōba (大場), a field of oba_mult."
     )
@@ -146,9 +150,12 @@ class HachiHachiRules(BaseModel):
     mizuten_min_tricks: int = Field(
         3, ge=0, le=7, description="Tricks a Mizuten start player needs (with three declarers) to be paid the bonus."
     )
-    mizuten_bonus: int = Field(1, ge=0, le=100, description="What every other player pays a successful Mizuten (times M).")
+    mizuten_bonus: int = Field(
+        1, ge=0, le=100, description="What every other player pays a successful Mizuten (times M)."
+    )
     yaku_table: YakuTable = Field(
-        default_factory=YakuTable, description="The hand-combination table (手役表): each row enabled, normal, forced-out."
+        default_factory=YakuTable,
+        description="The hand-combination table (手役表): each row enabled, normal, forced-out.",
     )
 
     @model_validator(mode="after")

@@ -30,10 +30,7 @@ def forced_out_payments(values: Mapping[int, int], declarers: Sequence[int], mul
     """6(a): each forced-out seat F (``values[F]`` = forced-out column + Aces × ace value) receives
     ``M × value`` from each declarer."""
     return [
-        Payment(d, f, value * mult, "forced_out")
-        for f, value in values.items()
-        if value * mult > 0
-        for d in declarers
+        Payment(d, f, value * mult, "forced_out") for f, value in values.items() if value * mult > 0 for d in declarers
     ]
 
 

@@ -53,7 +53,9 @@ class OichoRules(BaseModel):
     model_config = _FROZEN
 
     starting_chips: int = Field(100, ge=1, le=1_000_000, description="Chips each player starts with, in points.")
-    bank_cap: int = Field(50, ge=1, le=1_000_000, description="Cap on the sum of all children's bets in one round (dō-mae).")
+    bank_cap: int = Field(
+        50, ge=1, le=1_000_000, description="Cap on the sum of all children's bets in one round (dō-mae)."
+    )
     use_months_11_12: bool = Field(False, description="Play with 48 cards: months 11 and 12 count 1 and 2.")
     maki_fuda: bool = Field(False, description="Turn four cards face up each round as information only.")
     first_extra_visibility: Visibility = Field(

@@ -105,8 +105,13 @@ async def database(request: pytest.FixtureRequest, tmp_path: Any, clock: FakeClo
 def make_bot(database: Database, clock: FakeClock, **options: Any) -> Any:
     """The bot under test: no edit window, no edit budget (tested on its own, in real time: SimCord's virtual clock
     only moves when a test lets it) and bots moving at once (``bot_pace=None``: each server's pace)."""
-    settings: dict[str, Any] = {"edit_interval": 0.0, "lobby_timeout": 900.0, "bot_pace": 0.0,
-                                "edits_per_second": 0.0, **options}
+    settings: dict[str, Any] = {
+        "edit_interval": 0.0,
+        "lobby_timeout": 900.0,
+        "bot_pace": 0.0,
+        "edits_per_second": 0.0,
+        **options,
+    }
     return create_bot(database, clock=clock, **settings)
 
 

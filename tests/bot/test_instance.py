@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _claim_in_a_process(directory: Path) -> str:
     code = f"from bot.instance import claim; print(claim({str(directory)!r}))"
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True,
-                          text=True).stdout.strip()
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.strip()
 
 
 def test_the_next_process_from_the_same_directory_is_the_same_owner(tmp_path: Path) -> None:

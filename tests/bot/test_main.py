@@ -18,8 +18,15 @@ GOOD_SHAPE = "MTIzNDU2Nzg5MDEyMzQ1Njc4OQ.GaBcDe.abcdefghijklmnopqrstuvwxyz012345
 
 def run_bot(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "SYNC_COMMANDS")}
-    return subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env={**clean, **env}, capture_output=True,
-                          text=True, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize(
@@ -38,8 +45,9 @@ def test_a_missing_or_malformed_setting_is_one_clear_line(tmp_path: Path, env: d
     assert "Traceback" not in done.stderr and done.stdout == ""
 
 
-def test_a_token_discord_refuses_is_one_clear_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_token_discord_refuses_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     class Refused:
         def run(self, token: str, **options: Any) -> None:
             assert token == GOOD_SHAPE

@@ -78,11 +78,20 @@ def test_sharded_settings_make_an_auto_sharded_bot_and_none_a_plain_one() -> Non
     ],
 )
 def test_bad_shard_settings_stop_the_bot_with_one_clear_line(tmp_path: Path, env: dict[str, str], says: str) -> None:
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "SYNC_COMMANDS", "SHARD_COUNT", "SHARD_IDS")}
-    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path,
-                          env={**clean, "DISCORD_TOKEN": GOOD_SHAPE, **env},
-                          capture_output=True, text=True, timeout=60, check=False)
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "DATABASE_PATH", "SYNC_COMMANDS", "SHARD_COUNT", "SHARD_IDS")
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**clean, "DISCORD_TOKEN": GOOD_SHAPE, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode != 0
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and says in lines[0] and ".env" in lines[0], done.stderr

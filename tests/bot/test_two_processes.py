@@ -144,7 +144,8 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
 
 
 def test_two_processes_play_their_shards_tables_side_by_side_and_never_each_others(
-    pg: PgDatabases, clock: FakeClock,
+    pg: PgDatabases,
+    clock: FakeClock,
 ) -> None:
     name = _run(pg.create())
     url = pg.url(name)
@@ -223,6 +224,7 @@ def test_two_processes_play_their_shards_tables_side_by_side_and_never_each_othe
             finally:
                 process.end()
         try:
+
             async def check() -> list[Any]:
                 async with await Database.open(url) as after:
                     leases = await after._all("SELECT * FROM table_leases")

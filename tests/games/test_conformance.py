@@ -429,7 +429,8 @@ def check_state(game: Game, stats: Stats, seen_results: int, *, full: bool = Tru
     assert all(s >= 0 for s in engine.stacks), f"negative stack: {engine.stacks}"
     assert engine.pot_total() >= 0, f"negative pot: {engine.pot_total()}"
     assert sum(engine.stacks) + engine.pot_total() == sum(game.stacks), (
-        f"chips appeared or vanished: {engine.stacks} + pot {engine.pot_total()}")
+        f"chips appeared or vanished: {engine.stacks} + pot {engine.pot_total()}"
+    )
     for result in engine.results[seen_results:]:
         assert len(result.deltas) == seats, f"deal {result.deal}: {len(result.deltas)} deltas for {seats} seats"
         assert sum(result.deltas) + result.pot == 0, f"deal {result.deal} does not sum to 0: {result}"
@@ -550,13 +551,15 @@ def events_checked(game: Game, stats: Stats) -> Iterator[None]:
         cls._emit = plain  # type: ignore[method-assign]
 
 
-def check_action_events(engine: Engine[Any], seat: int, events: list[Event], results_before: int,
-                        acting_before: frozenset[int]) -> None:
+def check_action_events(
+    engine: Engine[Any], seat: int, events: list[Event], results_before: int, acting_before: frozenset[int]
+) -> None:
     """What ``apply`` returned agrees with what happened; decisions begin where they should."""
     new_results = engine.results[results_before:]
     ended = [e for e in events if isinstance(e, DealEnded)]
     assert [(e.deal, e.deltas) for e in ended] == [(r.deal, r.deltas) for r in new_results], (
-        f"DealEnded events {ended} do not match the deals finished {new_results}")
+        f"DealEnded events {ended} do not match the deals finished {new_results}"
+    )
     game_ended = [e for e in events if isinstance(e, GameEnded)]
     assert len(game_ended) == (1 if engine.is_over else 0), f"GameEnded {game_ended}, over={engine.is_over}"
     if game_ended:
@@ -584,8 +587,11 @@ def take_snapshot(game: Game) -> Snapshot:
     kept = list(engine.shuffler.used)
     restored = spec.restore(game.rules, data, Shuffler(planned=kept, used=list(kept), fresh=False))
     skip = Engine.SNAPSHOT_SKIP
-    diff = first_difference({k: v for k, v in vars(restored).items() if k not in skip},
-                            {k: v for k, v in vars(engine).items() if k not in skip}, "restored")
+    diff = first_difference(
+        {k: v for k, v in vars(restored).items() if k not in skip},
+        {k: v for k, v in vars(engine).items() if k not in skip},
+        "restored",
+    )
     assert diff is None, f"the restored engine differs: {diff}"
     assert restored.to_act() == engine.to_act() and restored.deal_no == engine.deal_no
     for seat in range(engine.seats):
@@ -604,12 +610,17 @@ def check_from_snapshot(game: Game, snap: Snapshot) -> None:
     engine = game.engine
     record = record_of(engine, game.base)
     from_snapshot = TableRecord(
-        game=record.game, rules=record.rules, stacks=record.stacks, seats=record.seats, stake=record.stake,
-        shuffles=record.shuffles, actions=record.actions[snap.history:],
+        game=record.game,
+        rules=record.rules,
+        stacks=record.stacks,
+        seats=record.seats,
+        stake=record.stake,
+        shuffles=record.shuffles,
+        actions=record.actions[snap.history :],
         snapshot={"state": snap.data, "used": snap.shuffles},
     )
     again = replay(TableRecord.loads(from_snapshot.dumps()))
-    assert again.results == engine.results[snap.results:], "results from the snapshot differ"
+    assert again.results == engine.results[snap.results :], "results from the snapshot differ"
     assert again.stacks == engine.stacks and again.to_act() == engine.to_act()
     for seat in range(engine.seats):
         diff = first_difference(again.view(seat), engine.view(seat), f"view({seat})")
@@ -637,8 +648,16 @@ def play_checked(game: Game, rng: random.Random, stats: Stats, *, full: bool) ->
     for event in engine.drain_events():
         assert isinstance(event, Event)
     with events_checked(game, stats) if full else contextlib.nullcontext():
-        steps, snap = play_steps(game, rng, stats, full=full, use_policy=use_policy, replay_at=replay_at,
-                                 snapshot_rate=snapshot_rate, checked=checked)
+        steps, snap = play_steps(
+            game,
+            rng,
+            stats,
+            full=full,
+            use_policy=use_policy,
+            replay_at=replay_at,
+            snapshot_rate=snapshot_rate,
+            checked=checked,
+        )
     stats.steps += steps
     if snap is not None:
         check_from_snapshot(game, snap)
@@ -652,8 +671,17 @@ def play_checked(game: Game, rng: random.Random, stats: Stats, *, full: bool) ->
         check_replay(game)
 
 
-def play_steps(game: Game, rng: random.Random, stats: Stats, *, full: bool, use_policy: bool, replay_at: int,
-               snapshot_rate: float, checked: int) -> tuple[int, Snapshot | None]:
+def play_steps(
+    game: Game,
+    rng: random.Random,
+    stats: Stats,
+    *,
+    full: bool,
+    use_policy: bool,
+    replay_at: int,
+    snapshot_rate: float,
+    checked: int,
+) -> tuple[int, Snapshot | None]:
     engine, spec = game.engine, game.spec
     snap: Snapshot | None = None
     steps = 0

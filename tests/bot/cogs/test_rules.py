@@ -44,8 +44,10 @@ async def test_a_rule_table_is_shown_as_a_table(world: Any) -> None:
     assert f"✏️ 0 of {OICHO_OPTIONS} options changed" in text
     assert "`bank_cap` = 50 · default 50 · 1–1000000" in text
     assert not any(line.startswith("`local_yaku.") for line in text.splitlines())
-    assert "**`local_yaku`** (a table: set a whole row with `/rules set option:local_yaku.gogo value:enabled " \
-           "multiplier scope`" in text
+    assert (
+        "**`local_yaku`** (a table: set a whole row with `/rules set option:local_yaku.gogo value:enabled "
+        "multiplier scope`" in text
+    )
     block = text.split("```")[1].splitlines()
     assert block[1].split() == ["row", "enabled", "multiplier", "scope", "strict_order"]
     assert block[2].split() == ["gogo", "off", "1", "both", "–"]
@@ -227,21 +229,21 @@ async def test_new_tables_open_with_the_rules_in_force_and_keep_them(world: Any,
 
 
 async def test_a_moderator_sets_a_whole_row_and_the_table_marks_it(world: Any, database: Any) -> None:
-    changed = await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.hifumi",
-                                    value="on 3 child on")
+    changed = await world.mod.slash(
+        world.channel, "rules set", game="oicho", option="local_yaku.hifumi", value="on 3 child on"
+    )
     assert not changed.ephemeral
     assert "`local_yaku.hifumi`: off 1 both off → **on 3 child on**" in changed.response.content
     stored = await database.get_house_rules(world.guild.id, "oicho")
-    assert stored["local_yaku"]["hifumi"] == {"enabled": True, "multiplier": 3, "scope": "child",
-                                              "strict_order": True}
-    by_name = await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo",
-                                    value="enabled=on multiplier=2")
+    assert stored["local_yaku"]["hifumi"] == {"enabled": True, "multiplier": 3, "scope": "child", "strict_order": True}
+    by_name = await world.mod.slash(
+        world.channel, "rules set", game="oicho", option="local_yaku.gogo", value="enabled=on multiplier=2"
+    )
     assert "off 1 both → **on 2 both**" in by_name.response.content
 
     text = embed_text((await world.alice.slash(world.channel, "rules show", game="oicho")).response)
     block = text.split("```")[1].splitlines()
-    assert next(line for line in block if line.startswith("hifumi")).split() == ["hifumi", "on*", "3*", "child*",
-                                                                                   "on*"]
+    assert next(line for line in block if line.startswith("hifumi")).split() == ["hifumi", "on*", "3*", "child*", "on*"]
     assert "✏️ `local_yaku.hifumi` = **on 3 child on** · default off 1 both off" in text
     assert "✏️ 6 of" in text  # six cells changed
 
@@ -267,8 +269,7 @@ async def test_an_impossible_row_is_refused_whole_with_the_reason(world: Any, da
         ("on multiplier=2 multiplier=3", "the column multiplier is given twice"),
     ]
     for value, said in cases:
-        refused = await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo",
-                                        value=value)
+        refused = await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo", value=value)
         assert refused.ephemeral
         assert said in refused.response.content, (value, refused.response.content)
     assert await database.get_house_rules(world.guild.id, "oicho") is None
@@ -295,7 +296,10 @@ async def test_reset_a_row_or_a_whole_table(world: Any, database: Any) -> None:
 
 async def test_row_value_autocomplete_offers_the_current_and_default_rows(world: Any) -> None:
     await world.mod.slash(world.channel, "rules set", game="oicho", option="local_yaku.gogo", value="on 2")
-    offered = await world.mod.autocomplete(world.channel, "rules set", "value", "", game="oicho",
-                                           option="local_yaku.gogo")
-    assert offered == [{"name": "on 2 both (current)", "value": "on 2 both"},
-                       {"name": "off 1 both (default)", "value": "off 1 both"}]
+    offered = await world.mod.autocomplete(
+        world.channel, "rules set", "value", "", game="oicho", option="local_yaku.gogo"
+    )
+    assert offered == [
+        {"name": "on 2 both (current)", "value": "on 2 both"},
+        {"name": "off 1 both (default)", "value": "off 1 both"},
+    ]

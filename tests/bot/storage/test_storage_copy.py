@@ -36,8 +36,12 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
         await db.join_table(finished.id, user, display_name=f"user{user}")
     await db.add_bot_seat(finished.id, "Tanuki")
     await db.start_table(finished.id, record='{"v":1}', entries=[LogEntry(1, "shuffle", '{"seed":"aa"}', deal=1)])
-    await db.append_step(finished.id, [LogEntry(2, "action", "bet~1", seat=0)],
-                         settle=[DealToSettle(1, (60, -20, -40), {"seeds": ["aa"]})], checkpoint=("{}", 2))
+    await db.append_step(
+        finished.id,
+        [LogEntry(2, "action", "bet~1", seat=0)],
+        settle=[DealToSettle(1, (60, -20, -40), {"seeds": ["aa"]})],
+        checkpoint=("{}", 2),
+    )
     await db.append_step(finished.id, [LogEntry(3, "action", "stay", seat=1)], close=True)
 
     cancelled = await db.open_table(GUILD, 101, "lukfu", 2, buy_in=100)
@@ -53,8 +57,12 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
     for user in (4, 5, 1):
         await db.join_table(playing.id, user)
     await db.start_table(playing.id, record='{"v":2}', entries=[LogEntry(1, "shuffle", '{"seed":"bb"}', deal=1)])
-    await db.append_step(playing.id, [LogEntry(2, "action", "fold", seat=0)],
-                         settle=[DealToSettle(1, (-20, -30, -40), {"void": False}, pot=90)], checkpoint=('{"s":1}', 2))
+    await db.append_step(
+        playing.id,
+        [LogEntry(2, "action", "fold", seat=0)],
+        settle=[DealToSettle(1, (-20, -30, -40), {"void": False}, pot=90)],
+        checkpoint=('{"s":1}', 2),
+    )
     await db.append_step(playing.id, [LogEntry(3, "shuffle", '{"seed":"cc"}', deal=2)], away={1: True})
     await db.save_panel(PanelRow(playing.id, 0, 1234, "token", "ja", clock.now))
 
@@ -64,8 +72,9 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
     await db.start_table(practice.id, record='{"v":3}')
     await db.settle_deal(practice.id, 1, [700, -700], {})
 
-    await db.set_house_rule(GUILD, "oicho", {"arashi_multiplier": 3}, actor_id=MOD, path="arashi_multiplier",
-                            old_value=2, new_value=3)
+    await db.set_house_rule(
+        GUILD, "oicho", {"arashi_multiplier": 3}, actor_id=MOD, path="arashi_multiplier", old_value=2, new_value=3
+    )
     assert await db.verify_ledger() == []
     return {"finished": finished.id, "lobby": lobby.id, "playing": playing.id, "practice": practice.id}
 
@@ -75,8 +84,13 @@ async def play_on(db: Database, tables: dict[str, int]) -> list[Any]:
     ones), open tables go on from their stored state."""
     out: list[Any] = []
     out.append(await db.restart_point(tables["playing"]))
-    out.append(await db.append_step(tables["playing"], [LogEntry(4, "action", "play", seat=1)],
-                                    settle=[DealToSettle(2, (10, 100, -20), {}, pot=-90)]))
+    out.append(
+        await db.append_step(
+            tables["playing"],
+            [LogEntry(4, "action", "play", seat=1)],
+            settle=[DealToSettle(2, (10, 100, -20), {}, pot=-90)],
+        )
+    )
     out.append(await db.close_table(tables["playing"]))
     out.append(await db.join_table(tables["lobby"], 5))
     out.append(await db.cancel_table(tables["lobby"]))
@@ -120,9 +134,21 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
     assert report.rows["ledger"] > 30
     assert report.rows["tables"] == 5
     assert report.rows["table_log"] == 6
-    assert set(report.rows) == {"guild_config", "wallets", "guild_accounts", "tables", "seats", "movements", "ledger",
-                                "hand_history", "player_stats", "house_rules", "house_rule_audit", "table_log",
-                                "table_panels"}
+    assert set(report.rows) == {
+        "guild_config",
+        "wallets",
+        "guild_accounts",
+        "tables",
+        "seats",
+        "movements",
+        "ledger",
+        "hand_history",
+        "player_stats",
+        "house_rules",
+        "house_rule_audit",
+        "table_log",
+        "table_panels",
+    }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
         assert await play_on(pg, tables) == await play_on(sqlite, tables)
@@ -141,8 +167,9 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
 
 async def command(*args: str) -> tuple[int, str]:
     """``python -m bot.storage ARGS``: its exit status and what it printed."""
-    process = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.storage", *args,
-                                                   stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.storage", *args, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT
+    )
     out, _ = await process.communicate()
     return process.returncode or 0, out.decode()
 

@@ -57,7 +57,8 @@ async def state(db: Database, table_id: int) -> tuple[Any, ...]:
 
 
 async def test_a_second_process_is_refused_a_held_lease_and_gets_it_after_expiry(
-    two: tuple[Database, Database], clock: Any,
+    two: tuple[Database, Database],
+    clock: Any,
 ) -> None:
     first, second = two
     table_id = await playing(first)
@@ -76,7 +77,8 @@ async def test_a_second_process_is_refused_a_held_lease_and_gets_it_after_expiry
 
 
 async def test_a_write_from_the_process_that_lost_its_lease_is_refused_and_changes_nothing(
-    two: tuple[Database, Database], clock: Any,
+    two: tuple[Database, Database],
+    clock: Any,
 ) -> None:
     first, second = two
     await first.set_config(GUILD, actor_id=MOD, bots_play_for_chips=True)
@@ -114,8 +116,9 @@ async def test_a_write_from_the_process_that_lost_its_lease_is_refused_and_chang
     assert await first.verify_ledger() == []
 
     # The new owner carries on where the table was.
-    step = await second.append_step(table_id, [LogEntry(3, "action", "win", seat=1)], settle=[deal],
-                                     checkpoint=("{}", 3))
+    step = await second.append_step(
+        table_id, [LogEntry(3, "action", "win", seat=1)], settle=[deal], checkpoint=("{}", 3)
+    )
     assert step.settlements[0].stacks == (330, 270)
     closure = await second.close_table(table_id)
     assert closure.returned == ((0, 330), (1, 270))
@@ -123,8 +126,9 @@ async def test_a_write_from_the_process_that_lost_its_lease_is_refused_and_chang
     await second.cancel_table(lobby.id)
 
 
-async def test_an_expired_lease_nobody_took_still_lets_its_owner_write(two: tuple[Database, Database],
-                                                                      clock: Any) -> None:
+async def test_an_expired_lease_nobody_took_still_lets_its_owner_write(
+    two: tuple[Database, Database], clock: Any
+) -> None:
     first, _ = two
     table_id = await playing(first)
     clock.advance(10 * LEASE_SECONDS)  # one process, a long pause (or a clock moved by a test): still its own
@@ -133,7 +137,8 @@ async def test_an_expired_lease_nobody_took_still_lets_its_owner_write(two: tupl
 
 
 async def test_given_back_leases_are_taken_at_once_and_a_free_table_by_its_first_writer(
-    two: tuple[Database, Database], clock: Any,
+    two: tuple[Database, Database],
+    clock: Any,
 ) -> None:
     first, second = two
     table_id = await playing(first)

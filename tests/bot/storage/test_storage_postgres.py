@@ -25,7 +25,9 @@ CHANNEL = 500
 
 
 def test_placeholders_are_numbered_outside_literals_quoted_names_and_comments() -> None:
-    assert to_postgres("SELECT a FROM t WHERE b = ? AND c IN (?, ?)") == "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
+    assert (
+        to_postgres("SELECT a FROM t WHERE b = ? AND c IN (?, ?)") == "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)"
+    )
     assert to_postgres("SELECT '?', 'it''s ?', \"we?ird\" FROM t WHERE x = ? -- why?\n AND y = ? /* ? */") == (
         "SELECT '?', 'it''s ?', \"we?ird\" FROM t WHERE x = $1 -- why?\n AND y = $2 /* ? */"
     )
@@ -192,8 +194,7 @@ async def test_a_join_that_loses_to_a_cancel_is_refused_and_takes_no_buy_in(two:
     assert [await db.balance(GUILD, u) for u in (2, 3)] == [1000, 1000]
 
 
-async def test_a_move_from_a_process_whose_lease_was_taken_over_meanwhile_is_refused(
-        pg_url: str, clock: Any) -> None:
+async def test_a_move_from_a_process_whose_lease_was_taken_over_meanwhile_is_refused(pg_url: str, clock: Any) -> None:
     """The move read the lease as its own (the fencing check), then paused past the lease's end while another
     process took the table over. Under REPEATABLE READ both would commit; the takeover guards the table's row, so
     the move runs again, sees the new owner and writes nothing."""
@@ -257,8 +258,9 @@ async def test_contention_on_one_wallet_is_retried_until_each_give_is_decided(pg
         await db.set_config(GUILD, actor_id=MOD, give_enabled=True)
         await db.ensure_member(GUILD, 1)
         sides = [db, other]
-        results = await asyncio.gather(*(sides[i % 2].give(GUILD, 1, 100 + i, 70) for i in range(30)),
-                                       return_exceptions=True)
+        results = await asyncio.gather(
+            *(sides[i % 2].give(GUILD, 1, 100 + i, 70) for i in range(30)), return_exceptions=True
+        )
         done = [r for r in results if not isinstance(r, BaseException)]
         assert len(done) == 1000 // 70
         assert await db.balance(GUILD, 1) == 1000 - 70 * len(done)
@@ -269,8 +271,9 @@ async def test_contention_on_one_wallet_is_retried_until_each_give_is_decided(pg
 # ------------------------------------------------------------------ the server goes away and comes back
 
 
-async def test_a_server_restart_refuses_operations_clearly_then_reconnects(pg: PgDatabases, pg_url: str,
-                                                                           clock: Any) -> None:
+async def test_a_server_restart_refuses_operations_clearly_then_reconnects(
+    pg: PgDatabases, pg_url: str, clock: Any
+) -> None:
     db = await Pausing.open(pg_url, clock=clock)
     try:
         await db.set_config(GUILD, actor_id=MOD, give_enabled=True)
@@ -285,8 +288,11 @@ async def test_a_server_restart_refuses_operations_clearly_then_reconnects(pg: P
             await give
         assert (during.value.code, during.value.in_doubt) == ("storage.unavailable", False)
         # While it is down: every call is refused at once with the same error, reads and writes alike.
-        for call in (lambda: db.balance(GUILD, 1), lambda: db.get_config(GUILD),
-                     lambda: db.give(GUILD, 1, 2, 10, key="down")):
+        for call in (
+            lambda: db.balance(GUILD, 1),
+            lambda: db.get_config(GUILD),
+            lambda: db.give(GUILD, 1, 2, 10, key="down"),
+        ):
             start = time.perf_counter()
             with pytest.raises(StorageUnavailable) as down:
                 await call()

@@ -90,8 +90,9 @@ async def test_every_reason_is_allowed_by_the_schema(db: Database) -> None:
                 "INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, 'bribe', 'x', ?)", (now,)
             )
         # A failed statement leaves the transaction usable on both backends (a savepoint on PostgreSQL).
-        await db._exec("INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, 'daily', 'y', ?)",
-                       (now,))
+        await db._exec(
+            "INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, 'daily', 'y', ?)", (now,)
+        )
     assert await db._scalar("SELECT count(*) FROM movements") == len(REASONS) + 1
 
 
@@ -104,23 +105,35 @@ BROKEN = [  # (what, statement): each breaks a constraint of the schema
     ("unknown language", "UPDATE tables SET lang = 'fr' WHERE id = 1"),
     ("practice flag 2", "UPDATE tables SET practice = 2 WHERE id = 1"),
     ("negative pot", "UPDATE tables SET pot = -1 WHERE id = 1"),
-    ("second active table in a channel", "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in,"
-     " created_at, updated_at) VALUES (1, 5, 'x', 1, 1, 1, 0, 0)"),
+    (
+        "second active table in a channel",
+        "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in,"
+        " created_at, updated_at) VALUES (1, 5, 'x', 1, 1, 1, 0, 0)",
+    ),
     ("seat of nobody", "INSERT INTO seats (table_id, position, stack, buy_in, joined_at) VALUES (1, 3, 0, 0, 0)"),
     ("negative stack", "UPDATE seats SET stack = -1 WHERE id = 1"),
-    ("two seats in one position", "INSERT INTO seats (table_id, position, bot_name, stack, buy_in, joined_at)"
-     " VALUES (1, 0, 'Kappa', 0, 0, 0)"),
-    ("seat at no table", "INSERT INTO seats (table_id, position, bot_name, stack, buy_in, joined_at)"
-     " VALUES (999, 0, 'Kappa', 0, 0, 0)"),
+    (
+        "two seats in one position",
+        "INSERT INTO seats (table_id, position, bot_name, stack, buy_in, joined_at) VALUES (1, 0, 'Kappa', 0, 0, 0)",
+    ),
+    (
+        "seat at no table",
+        "INSERT INTO seats (table_id, position, bot_name, stack, buy_in, joined_at) VALUES (999, 0, 'Kappa', 0, 0, 0)",
+    ),
     ("key used twice", "INSERT INTO movements (guild_id, reason, idem_key, created_at) VALUES (1, 'daily', 'k', 0)"),
     ("unknown ledger account", "INSERT INTO ledger (movement_id, guild_id, account, delta) VALUES (1, 1, 'vault', 5)"),
     ("zero leg", "INSERT INTO ledger (movement_id, guild_id, account, delta) VALUES (1, 1, 'house', 0)"),
     ("wallet leg of nobody", "INSERT INTO ledger (movement_id, guild_id, account, delta) VALUES (1, 1, 'wallet', 5)"),
-    ("pot leg naming a member", "INSERT INTO ledger (movement_id, guild_id, account, user_id, delta)"
-     " VALUES (1, 1, 'pot', 1, 5)"),
+    (
+        "pot leg naming a member",
+        "INSERT INTO ledger (movement_id, guild_id, account, user_id, delta) VALUES (1, 1, 'pot', 1, 5)",
+    ),
     ("leg of no movement", "INSERT INTO ledger (movement_id, guild_id, account, delta) VALUES (999, 1, 'house', 5)"),
-    ("deal settled twice", "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at)"
-     " VALUES (1, 1, 'x', 1, '[]', '{}', 0)"),
+    (
+        "deal settled twice",
+        "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at)"
+        " VALUES (1, 1, 'x', 1, '[]', '{}', 0)",
+    ),
     ("action of no seat", "INSERT INTO table_log (table_id, seq, kind, body) VALUES (1, 2, 'action', 'bet')"),
     ("log row twice", "INSERT INTO table_log (table_id, seq, kind, seat, body) VALUES (1, 1, 'action', 0, 'bet')"),
     ("bot pace too slow", "INSERT INTO guild_config (guild_id, bot_pace_ms) VALUES (2, 20000)"),

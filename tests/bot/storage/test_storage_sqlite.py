@@ -47,7 +47,8 @@ async def test_a_write_runs_on_the_loop_when_nothing_is_in_its_way(file_db: Sqli
 
 
 async def test_a_write_waits_on_the_thread_while_another_connection_holds_the_lock(
-        file_db: SqliteDatabase, tmp_path: Path) -> None:
+    file_db: SqliteDatabase, tmp_path: Path
+) -> None:
     """Another process (a maintenance tool) holds the write lock: the bot's write must neither fail at once nor stop
     the event loop; it waits on the connection's thread and sees what the other one committed."""
     other = sqlite3.connect(tmp_path / "fudaba.db", isolation_level=None)
@@ -117,8 +118,9 @@ async def test_a_body_that_fails_to_start_leaves_no_transaction_open(file_db: Sq
     assert await file_db.balance(GUILD, 2) == 1005
 
 
-async def test_the_wal_is_checkpointed_off_the_loop(file_db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch,
-                                                  tmp_path: Path) -> None:
+async def test_the_wal_is_checkpointed_off_the_loop(
+    file_db: SqliteDatabase, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(sqlite_backend, "CHECKPOINT_EVERY", 5)
     file_db._writes_since_checkpoint = 0
     checkpoints = file_db.checkpoints
@@ -134,8 +136,9 @@ async def test_the_wal_is_checkpointed_off_the_loop(file_db: SqliteDatabase, mon
     assert await file_db.balance(GUILD, 2) == 1012
     file_only = sqlite3.connect(f"file:{tmp_path / 'fudaba.db'}?immutable=1", uri=True)
     try:
-        (balance,) = file_only.execute("SELECT balance FROM wallets WHERE guild_id = ? AND user_id = 2",
-                                       (GUILD,)).fetchone()
+        (balance,) = file_only.execute(
+            "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = 2", (GUILD,)
+        ).fetchone()
     finally:
         file_only.close()
     assert balance == 1010

@@ -357,8 +357,10 @@ async def test_a_pot_carries_between_deals_and_is_paid_back_at_the_close(ledger_
     # Deal 3 puts 50 in; refusals change nothing.
     await db.settle_deal(table_id, 3, [-20, -30, 0], {}, pot=50)
     before = await db.get_table(table_id)
-    for deltas, pot, code in (([60, 0, 0], -60, "storage.settlement_overdraws_pot"),
-                              ([10, 0, 0], -5, "storage.settlement_unbalanced")):
+    for deltas, pot, code in (
+        ([60, 0, 0], -60, "storage.settlement_overdraws_pot"),
+        ([10, 0, 0], -5, "storage.settlement_unbalanced"),
+    ):
         with pytest.raises(InvalidValue) as err:
             await db.settle_deal(table_id, 4, deltas, {}, pot=pot)
         assert err.value.code == code

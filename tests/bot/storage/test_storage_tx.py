@@ -178,8 +178,18 @@ async def test_each_request_gives_its_result_on_either_driver(db: Database) -> N
         missing = await Scalar("SELECT v FROM t WHERE k = ?", ("z",))
         every = await All("SELECT k FROM t WHERE k <> '?' ORDER BY k")  # a ? in a literal is no placeholder
         assert one is not None
-        return [rowid, added, changed, many_changed, (one["k"], one[1]), none, value, type(value), missing,
-                [r["k"] for r in every]]
+        return [
+            rowid,
+            added,
+            changed,
+            many_changed,
+            (one["k"], one[1]),
+            none,
+            value,
+            type(value),
+            missing,
+            [r["k"] for r in every],
+        ]
 
     assert await db._transaction(body) == [1, 2, 2, 2, ("b", 13), None, 28, int, None, ["a", "b", "c"]]
     assert await db._read(lambda: Scalar("SELECT count(*) FROM t")) == 3  # a request alone is a body too
@@ -516,8 +526,14 @@ async def scenario(db: Database) -> list[Any]:
     await note(db.start_table(table.id, record='{"v":1}'))
     await note(db.append_step(table.id, [LogEntry(1, "action", "bet", seat=0)]))
     await note(db.append_step(table.id, [LogEntry(1, "action", "bet", seat=0)]))  # log_conflict
-    await note(db.append_step(table.id, [LogEntry(2, "action", "win", seat=1)],
-                              settle=[DealToSettle(1, (100, 50, -150), {})], checkpoint=("{}", 2)))
+    await note(
+        db.append_step(
+            table.id,
+            [LogEntry(2, "action", "win", seat=1)],
+            settle=[DealToSettle(1, (100, 50, -150), {})],
+            checkpoint=("{}", 2),
+        )
+    )
     await note(db.settle_deal(table.id, 2, [-400, 200, 200], {}))  # overdraws a stack
     await note(db.settle_deal(table.id, 1, [1, -1, 0], {}))  # replayed
     await note(db.append_step(table.id, [], close=True))
@@ -544,8 +560,11 @@ def _without_sequence_ids(value: Any) -> Any:
     took (SQLite reuses it), so after a refusal the next movement's id differs. Ids are opaque; nothing else may."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {f.name: None for f in dataclasses.fields(value) if f.name in ("movement_id", "hand_id")}
-        inner = {f.name: _without_sequence_ids(getattr(value, f.name)) for f in dataclasses.fields(value)
-                 if f.name not in changes}
+        inner = {
+            f.name: _without_sequence_ids(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name not in changes
+        }
         return dataclasses.replace(value, **inner, **changes)
     if isinstance(value, list | tuple):
         return type(value)(_without_sequence_ids(v) for v in value)

@@ -125,8 +125,9 @@ async def _click_something(member: Any, panel: Any, rng: random.Random) -> Any:
     return result
 
 
-async def play_any_game(world: Any, game_id: str, rng: random.Random, *, members: tuple[Any, ...], bots: int,
-                        step_limit: int = 4000) -> Any:
+async def play_any_game(
+    world: Any, game_id: str, rng: random.Random, *, members: tuple[Any, ...], bots: int, step_limit: int = 4000
+) -> Any:
     """Open, seat, start and play ``game_id`` to the end through the panels; returns the (ended) table."""
     db = world.env.bot.db
     await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)

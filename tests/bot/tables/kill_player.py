@@ -41,13 +41,26 @@ async def main(path: str, seed: int, identity_dir: str | None = None) -> None:
     # As ``python -m bot`` does when given a data directory: a lasting identity as the owner of table leases.
     db = await Database.open(path, owner=claim(identity_dir) if identity_dir else None)
     await db.set_config(GUILD, actor_id=0, starting_balance=10 * BUY_IN, bots_play_for_chips=True)
-    row = await db.open_table(GUILD, 500, spec.id, MEMBERS[0], buy_in=BUY_IN, stake=1,
-                              rules=rules.model_dump(mode="json"))
+    row = await db.open_table(
+        GUILD, 500, spec.id, MEMBERS[0], buy_in=BUY_IN, stake=1, rules=rules.model_dump(mode="json")
+    )
     for user in MEMBERS:
         await db.join_table(row.id, user, display_name=f"member{user}")
     await db.add_bot_seat(row.id, "Bot0")
-    session = TableSession(id=row.id, guild_id=GUILD, channel_id=500, game=spec.id, host_id=MEMBERS[0], rules=rules,
-                           stake=1, buy_in=BUY_IN, practice=False, lang="en", status="lobby", seats=[])
+    session = TableSession(
+        id=row.id,
+        guild_id=GUILD,
+        channel_id=500,
+        game=spec.id,
+        host_id=MEMBERS[0],
+        rules=rules,
+        stake=1,
+        buy_in=BUY_IN,
+        practice=False,
+        lang="en",
+        status="lobby",
+        seats=[],
+    )
     lobby = await db.get_table(row.id)
     assert lobby is not None
     await session.begin(db, [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in lobby.seats], Shuffler())

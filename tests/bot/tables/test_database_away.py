@@ -51,7 +51,8 @@ async def test_a_move_while_the_database_is_away_is_refused_and_not_made(world: 
 
 
 async def test_a_move_in_doubt_is_reported_as_such_and_the_table_shows_the_stored_truth(
-        world: Any, monkeypatch: Any) -> None:
+    world: Any, monkeypatch: Any
+) -> None:
     table = await open_oicho(world, world.bob)
     db = world.env.bot.db
     seat, mover = whose_turn(world)
@@ -73,7 +74,8 @@ async def test_a_move_in_doubt_is_reported_as_such_and_the_table_shows_the_store
 
 
 async def test_a_table_comes_back_by_itself_once_the_database_answers_and_its_bots_carry_on(
-        world: Any, monkeypatch: Any) -> None:
+    world: Any, monkeypatch: Any
+) -> None:
     await world.alice.slash(world.channel, "play", game="oicho", practice=True)
     lobby = world.channel.last_message
     await world.alice.click(lobby, label="Add bot")

@@ -43,8 +43,13 @@ async def simultaneous(world: Any, *clicks: tuple[Any, Any, str]) -> list[Intera
     for actor, message, custom_id in clicks:
         stored = backend.get_message(world.channel.id, message.id)
         record, payload = sim_interactions.base_payload(
-            backend, type=InteractionType.MESSAGE_COMPONENT, channel_id=world.channel.id, guild_id=world.guild.id,
-            user_id=actor.id, data={"custom_id": custom_id, "component_type": 2})
+            backend,
+            type=InteractionType.MESSAGE_COMPONENT,
+            channel_id=world.channel.id,
+            guild_id=world.guild.id,
+            user_id=actor.id,
+            data={"custom_id": custom_id, "component_type": 2},
+        )
         payload["message"] = dict(serializers.message_payload(backend, stored))
         record.source_message_id = stored.id
         records.append((record, payload))
@@ -236,8 +241,9 @@ async def test_stopping_right_after_a_deal_settles_is_not_called_void(world: Any
 
 
 @pytest.mark.parametrize("stage", ["drawing", "sending"])
-async def test_a_table_update_in_flight_never_lands_after_the_final_message(world: Any, monkeypatch: Any,
-                                                                           stage: str) -> None:
+async def test_a_table_update_in_flight_never_lands_after_the_final_message(
+    world: Any, monkeypatch: Any, stage: str
+) -> None:
     """The last live picture of a table may still be drawing (or its edit on its way) when the game ends: the
     final message must stay the last word, neither overwritten by that picture nor followed by a new table."""
     import asyncio
@@ -275,8 +281,11 @@ async def test_a_table_update_in_flight_never_lands_after_the_final_message(worl
     said = await stopping
     await world.env.settle()
     assert said and updater.done()
-    to_channel = [r for r in world.env.http_requests
-                  if r.method in ("POST", "PATCH") and r.path.startswith(f"/channels/{world.channel.id}/messages")]
+    to_channel = [
+        r
+        for r in world.env.http_requests
+        if r.method in ("POST", "PATCH") and r.path.startswith(f"/channels/{world.channel.id}/messages")
+    ]
     last = to_channel[-1]
     assert last.method == "PATCH" and last.path.endswith(f"/messages/{table.message_id}")
     assert [e.get("title") for e in last.json["embeds"]] == ["The game is over"], "the final message is the last word"
@@ -359,8 +368,11 @@ async def test_every_malformed_or_forged_id_gets_an_answer_and_changes_nothing(w
     # A forged select (a pile that is not offered) is refused and stores nothing in the panel state.
     channel = world.env.bot.get_channel(world.channel.id)
     view = discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Select(custom_id=f"fdb:{tid}:{decision}:s:rng:bet",
-                                    options=[discord.SelectOption(label="x", value="9")]))
+    view.add_item(
+        discord.ui.Select(
+            custom_id=f"fdb:{tid}:{decision}:s:rng:bet", options=[discord.SelectOption(label="x", value="9")]
+        )
+    )
     forged = await channel.send("forged", view=view)
     refused = await mover.select(forged, ["9"], custom_id=f"fdb:{tid}:{decision}:s:rng:bet")
     assert refused.ephemeral and "earlier deal or panel" in refused.response.content
@@ -412,8 +424,9 @@ async def test_the_away_flag_survives_a_restart(world: Any, database: Any, clock
     assert "Away" in str(table_message(world).embeds[0].to_dict())
 
 
-async def test_an_unconfirmed_choice_is_gone_from_the_panel_after_a_restart(world: Any, database: Any,
-                                                                            clock: Any) -> None:
+async def test_an_unconfirmed_choice_is_gone_from_the_panel_after_a_restart(
+    world: Any, database: Any, clock: Any
+) -> None:
     await world.alice.slash(world.channel, "play", game="ofc")
     await world.bob.click(world.channel.last_message, label="Join")
     await world.alice.click(world.channel.last_message, label="Start")
@@ -434,4 +447,3 @@ async def test_an_unconfirmed_choice_is_gone_from_the_panel_after_a_restart(worl
 
 def message_by_id_for(world: Any, viewer: Any, message_id: int) -> Any:
     return next(m for m in world.channel.history(viewer=viewer) if m.id == message_id)
-

@@ -20,8 +20,9 @@ RESULT_LINE = re.compile(r"^(.+?) \*\*([+-][\d,]+)\*\*", re.MULTILINE)
 
 async def _set_rules(world: Any, **values: Any) -> None:
     for option, value in values.items():
-        done = await world.mod.slash(world.channel, "rules set", game="hachi_hachi", option=option,
-                                     value=str(value).lower())
+        done = await world.mod.slash(
+            world.channel, "rules set", game="hachi_hachi", option=option, value=str(value).lower()
+        )
         assert done.response is not None and option in done.response.content, done
 
 
@@ -49,15 +50,20 @@ def _seen_by(world: Any, member: Any) -> str:
 
 
 def _results(world: Any) -> list[Any]:
-    return [e.to_dict() for m in world.channel.history() for e in m.embeds
-            if "result" in (e.title or "") and e.title.startswith("Hachi-Hachi")]
+    return [
+        e.to_dict()
+        for m in world.channel.history()
+        for e in m.embeds
+        if "result" in (e.title or "") and e.title.startswith("Hachi-Hachi")
+    ]
 
 
 def _stack(world: Any, deal: str) -> None:
     """Seat 0 draws the start player's card (A♠), then the first round's deck is ``deal`` (packets of seven in
     declaration order from the start player, then the trump indicator)."""
     world.env.bot.tables.new_shuffler = lambda: Shuffler(
-        planned=[Shuffle(order="As"), Shuffle(order=deal)], seed_source=lambda: "ab" * 32)
+        planned=[Shuffle(order="As"), Shuffle(order=deal)], seed_source=lambda: "ab" * 32
+    )
 
 
 async def _open_three(world: Any) -> Any:
@@ -138,13 +144,19 @@ async def test_seven_players_with_bots_play_a_short_game_to_the_end(world: Any) 
     shown = _table_texts(world)
     names = table.names()
     bot_seats = {s for s, info in enumerate(table.seats) if info.bot}
-    played = [e for h in hands for e in map(decode, h.summary.get("events", []))
-              if isinstance(e, ev.CardPlayed) and e.seat in bot_seats]
+    played = [
+        e
+        for h in hands
+        for e in map(decode, h.summary.get("events", []))
+        if isinstance(e, ev.CardPlayed) and e.seat in bot_seats
+    ]
     assert len(played) >= 7  # the bots really played tricks (so the check below checks something)
     for event in played:
         card = card_text(event.card)
-        assert f"{names[event.seat]} plays {card} (trick {event.trick})" in shown or \
-            f"{names[event.seat]}: {card}" in shown, (event, card)
+        assert (
+            f"{names[event.seat]} plays {card} (trick {event.trick})" in shown
+            or f"{names[event.seat]}: {card}" in shown
+        ), (event, card)
     # Each seat's results lines add up to what it won; the winner's balance says the same.
     results = _results(world)
     assert len(results) == 3
@@ -166,12 +178,14 @@ async def test_seven_players_with_bots_play_a_short_game_to_the_end(world: Any) 
 
 
 # Alice (SP, D1) and Carol (D2) play; Bob folds. Clubs are trumps (7♣), a plain field. No hand scores.
-SPLIT_DEAL = " ".join([
-    "Ah Kh Qh 2d 3d 4s 6s",  # Alice
-    "2h 3h 4h 5s 7s 8s 9d",  # Bob
-    "Ac Kc Qc Jc 5d 6d 8d",  # Carol
-    "7c",                    # the trump indicator
-])
+SPLIT_DEAL = " ".join(
+    [
+        "Ah Kh Qh 2d 3d 4s 6s",  # Alice
+        "2h 3h 4h 5s 7s 8s 9d",  # Bob
+        "Ac Kc Qc Jc 5d 6d 8d",  # Carol
+        "7c",  # the trump indicator
+    ]
+)
 
 
 async def test_split_against_fight_stays_secret_then_the_round_is_played(world: Any) -> None:
@@ -238,17 +252,20 @@ async def test_split_against_fight_stays_secret_then_the_round_is_played(world: 
 
 
 # Alice holds Karasu (空素: seven pips); Bob and Carol hold nothing that scores. Spades are trumps (3♠).
-KARASU_DEAL = " ".join([
-    "2c 3d 4h 5s 7c 8d 9h",  # Alice
-    "Ac Kc 5d 6d Ah Qh 8s",  # Bob
-    "Qc Jc 9d Td Qs 6h 2s",  # Carol
-    "3s",
-])
+KARASU_DEAL = " ".join(
+    [
+        "2c 3d 4h 5s 7c 8d 9h",  # Alice
+        "Ac Kc 5d 6d Ah Qh 8s",  # Bob
+        "Qc Jc 9d Td Qs 6h 2s",  # Carol
+        "3s",
+    ]
+)
 
 
 async def test_a_table_opened_under_an_edited_hand_table_scores_by_it(world: Any) -> None:
-    changed = await world.mod.slash(world.channel, "rules set", game="hachi_hachi", option="yaku_table.karasu",
-                                    value="on 9 5")
+    changed = await world.mod.slash(
+        world.channel, "rules set", game="hachi_hachi", option="yaku_table.karasu", value="on 9 5"
+    )
     assert "`yaku_table.karasu`: on 4 2 → **on 9 5**" in changed.response.content, changed.response.content
     await _set_rules(world, rounds=1)
     _stack(world, KARASU_DEAL)
@@ -278,7 +295,9 @@ async def test_a_table_opened_under_an_edited_hand_table_scores_by_it(world: Any
         await press(world, members[seat], sorted(enabled_actions(await open_panel(world, members[seat])))[0])
     (result,) = await world.env.bot.db.table_history(table.id, limit=10)
     assert [p for p in result.summary["payments"] if p["kind"] == "hand"] == [
-        {"from": 1, "to": 0, "amount": 9, "kind": "hand"}, {"from": 2, "to": 0, "amount": 9, "kind": "hand"}]
+        {"from": 1, "to": 0, "amount": 9, "kind": "hand"},
+        {"from": 2, "to": 0, "amount": 9, "kind": "hand"},
+    ]
     (embed,) = _results(world)
     (chips,) = [f["value"] for f in embed["fields"] if f["name"] == "Chips"]
     assert "hands +18" in chips.splitlines()[0]

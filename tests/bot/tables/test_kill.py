@@ -30,20 +30,29 @@ SCRIPT = Path(__file__).with_name("kill_player.py")
 async def chips_accounted(db: Database) -> tuple[int, int]:
     """(chips held: wallets + funded stacks + pots + house, chips minted)."""
     wallets = await db._scalar("SELECT coalesce(sum(balance), 0) FROM wallets WHERE guild_id = ?", (GUILD,))
-    stacks = await db._scalar("SELECT coalesce(sum(s.stack), 0) FROM seats s JOIN tables t ON t.id = s.table_id"
-                              " WHERE t.guild_id = ? AND t.practice = 0", (GUILD,))
+    stacks = await db._scalar(
+        "SELECT coalesce(sum(s.stack), 0) FROM seats s JOIN tables t ON t.id = s.table_id"
+        " WHERE t.guild_id = ? AND t.practice = 0",
+        (GUILD,),
+    )
     pots = await db._scalar("SELECT coalesce(sum(pot), 0) FROM tables WHERE guild_id = ? AND practice = 0", (GUILD,))
-    house = await db._scalar("SELECT coalesce(sum(balance), 0) FROM guild_accounts WHERE guild_id = ? AND kind = 'house'",
-                             (GUILD,))
-    mint = await db._scalar("SELECT coalesce(sum(balance), 0) FROM guild_accounts WHERE guild_id = ? AND kind = 'mint'",
-                            (GUILD,))
+    house = await db._scalar(
+        "SELECT coalesce(sum(balance), 0) FROM guild_accounts WHERE guild_id = ? AND kind = 'house'", (GUILD,)
+    )
+    mint = await db._scalar(
+        "SELECT coalesce(sum(balance), 0) FROM guild_accounts WHERE guild_id = ? AND kind = 'mint'", (GUILD,)
+    )
     return int(wallets) + int(stacks) + int(pots) + int(house), -int(mint)
 
 
 def play_and_kill(path: str, seed: int, rng: random.Random, identity_dir: str | None = None) -> int:
     """Run the player on ``path`` and SIGKILL it at a random moment of play; returns its table's id."""
-    player = subprocess.Popen([sys.executable, str(SCRIPT), str(path), str(seed), *([identity_dir] if identity_dir else [])],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    player = subprocess.Popen(
+        [sys.executable, str(SCRIPT), str(path), str(seed), *([identity_dir] if identity_dir else [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = player.stdout.readline() if player.stdout else ""
         assert line.startswith("ready "), (line, player.stderr.read() if player.stderr else "")
@@ -85,10 +94,20 @@ async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(targ
         assert row.id == table_id and row.status == "playing"
         assert await db.acquire_leases([row.id]) == {row.id}
         spec = get_game(row.game)
-        session = TableSession(id=row.id, guild_id=row.guild_id, channel_id=row.channel_id, game=row.game,
-                               host_id=row.host_id, rules=spec.rules_model.model_validate(row.rules), stake=row.stake,
-                               buy_in=row.buy_in, practice=row.practice, lang=row.lang, status=row.status,
-                               seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats])
+        session = TableSession(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=row.game,
+            host_id=row.host_id,
+            rules=spec.rules_model.model_validate(row.rules),
+            stake=row.stake,
+            buy_in=row.buy_in,
+            practice=row.practice,
+            lang=row.lang,
+            status=row.status,
+            seats=[SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats],
+        )
         await session.load(db)  # as Restorer._load does
         engine = session.playing_engine()
 
@@ -97,11 +116,15 @@ async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(targ
         assert full is not None
         replayed = replay(TableRecord.loads(full), open_end=True)
         assert (replayed.deal_no, list(replayed.stacks), sorted(replayed.to_act())) == (
-            engine.deal_no, list(engine.stacks), sorted(engine.to_act())), seed
+            engine.deal_no,
+            list(engine.stacks),
+            sorted(engine.to_act()),
+        ), seed
         assert session.seq == (await db.table_log(row.id))[-1].seq
         seat = min(engine.to_act())
         assert [a.text for a in replayed.legal_actions(seat) if hasattr(a, "text")] == [
-            a.text for a in engine.legal_actions(seat) if hasattr(a, "text")], seed
+            a.text for a in engine.legal_actions(seat) if hasattr(a, "text")
+        ], seed
 
         # And it takes the next moves, through the one way in.
         for _ in range(5):

@@ -183,8 +183,15 @@ async def test_the_lobby_lists_the_house_rules_that_differ_from_the_defaults(wor
     await world.alice.slash(world.channel, "play", game="oicho")
     assert "Standard rules" in str(world.channel.last_message.embeds[0].to_dict())
     await world.alice.click(world.channel.last_message, label="Cancel")
-    await world.env.bot.db.set_house_rule(world.guild.id, "oicho", {"dealer_rounds": 1, "bank_cap": 80},
-                                          actor_id=world.mod.id, path="bank_cap", old_value=50, new_value=80)
+    await world.env.bot.db.set_house_rule(
+        world.guild.id,
+        "oicho",
+        {"dealer_rounds": 1, "bank_cap": 80},
+        actor_id=world.mod.id,
+        path="bank_cap",
+        old_value=50,
+        new_value=80,
+    )
     await world.alice.slash(world.channel, "play", game="oicho")
     rules_field = next(f for f in world.channel.last_message.embeds[0].fields if f.name == "House rules")
     assert rules_field.value.splitlines() == ["`bank_cap` = `80`", "`dealer_rounds` = `1`"]

@@ -58,15 +58,23 @@ async def _play_to_the_end(world: Any, members: tuple[Any, ...], rng: random.Ran
 
 
 OTHER_RULES = {
-    "four_player_layout": "opposite_sits_out", "old_card_mode": "knowledge", "five_tigers_timing": "after_call",
-    "five_tigers_tricks": 8, "red_bonus": True, "red_scope": "all_captured", "big_hand_multiplier": True,
-    "declarer_pays_double": False, "ones_set_rank": "high", "stay_if_parent_declared_and_no_winner": True,
+    "four_player_layout": "opposite_sits_out",
+    "old_card_mode": "knowledge",
+    "five_tigers_timing": "after_call",
+    "five_tigers_tricks": 8,
+    "red_bonus": True,
+    "red_scope": "all_captured",
+    "big_hand_multiplier": True,
+    "declarer_pays_double": False,
+    "ones_set_rank": "high",
+    "stay_if_parent_declared_and_no_winner": True,
 }
 
 
 @pytest.mark.parametrize(("seats", "bots", "rules"), [(3, 1, {}), (4, 2, {}), (4, 1, OTHER_RULES)])
-async def test_a_game_with_members_and_bots_plays_to_the_end(world: Any, seats: int, bots: int,
-                                                            rules: dict[str, Any]) -> None:
+async def test_a_game_with_members_and_bots_plays_to_the_end(
+    world: Any, seats: int, bots: int, rules: dict[str, Any]
+) -> None:
     db = world.env.bot.db
     await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)
     # Seeded shuffles: with random ones a bot could sit out or pass every hand of a short game by chance.
@@ -92,8 +100,12 @@ async def test_a_game_with_members_and_bots_plays_to_the_end(world: Any, seats: 
     assert len(hands) == 4
     shown = _table_texts(world)
     bot_seats = {s for s, info in enumerate(table.seats) if info.bot}
-    played = [e for h in hands for e in map(decode, h.summary.get("events", []))
-              if isinstance(e, ev.Led | ev.Followed) and e.seat in bot_seats]
+    played = [
+        e
+        for h in hands
+        for e in map(decode, h.summary.get("events", []))
+        if isinstance(e, ev.Led | ev.Followed) and e.seat in bot_seats
+    ]
     assert len(played) >= 5  # the bots really played (and the check below checks something)
     for event in played:
         for card in event.cards:
@@ -108,8 +120,8 @@ async def test_the_panel_says_why_a_single_lead_is_forbidden(world: Any) -> None
     carol = "1C 3C 5C 8C 9C 3S 4S 5S 6S 7S 8S 9S"
     bob = "1M 2M 3M 4M 7M 8M 9M 1T 2T 4T 5T 6T"  # then the dead card, 7T
     world.env.bot.tables.new_shuffler = lambda: Shuffler(
-        planned=[Shuffle(order="9T"), Shuffle(order=f"{alice} {carol} {bob} 7T")],
-        seed_source=lambda: "cd" * 32)
+        planned=[Shuffle(order="9T"), Shuffle(order=f"{alice} {carol} {bob} 7T")], seed_source=lambda: "cd" * 32
+    )
     await world.alice.slash(world.channel, "play", game="luk_fu")
     for member in (world.bob, world.carol):
         await member.click(world.channel.last_message, label="Join")
@@ -128,8 +140,12 @@ async def test_the_panel_says_why_a_single_lead_is_forbidden(world: Any) -> None
     assert "⛔ 🔴九十 9T: an old card may not be led on its own" in text
     assert "⛔ 五貫 5M: a single lead must come from your highest suit" in text
     # Twelve choices (one legal lead, eleven forbidden ones) make a menu; only the legal lead is in it.
-    (menu,) = [c for row in panel.response.components for c in row["components"]
-               if c.get("custom_id", "").endswith(":s:act:lead")]
+    (menu,) = [
+        c
+        for row in panel.response.components
+        for c in row["components"]
+        if c.get("custom_id", "").endswith(":s:act:lead")
+    ]
     assert [o["value"] for o in menu["options"]] == ["lead 3T"]
     led = await world.alice.select(panel.response, ["lead 3T"], custom_id=menu["custom_id"])
     assert led.response is not None and engine.public_view().trick is not None

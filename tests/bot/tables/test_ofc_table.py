@@ -183,8 +183,9 @@ async def test_full_turbo_game_of_four_with_a_fantasyland_hand(world: Any) -> No
     table_id, decision = _panel_ids(panel)
     for row in ("back", "middle", "front"):
         cid = f"fdb:{table_id}:{decision}:s:grp:place/{row}"
-        panel = await world.alice.select(panel.response, [c.notation for c in parse_french(ALICE_FL[row])],
-                                         custom_id=cid)
+        panel = await world.alice.select(
+            panel.response, [c.notation for c in parse_french(ALICE_FL[row])], custom_id=cid
+        )
         assert panel.response.ephemeral
     assert "fouls" not in content_of(panel)
     await click_ui(world.alice, panel, "confirm")

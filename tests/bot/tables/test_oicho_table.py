@@ -20,8 +20,15 @@ from tests.bot.tables.driver import (
 
 async def _short_rules(world: Any) -> None:
     """One round per tenure keeps a full game short (stored like any moderator's house rule)."""
-    await world.env.bot.db.set_house_rule(world.guild.id, "oicho", {"dealer_rounds": 1}, actor_id=world.mod.id,
-                                          path="dealer_rounds", old_value=3, new_value=1)
+    await world.env.bot.db.set_house_rule(
+        world.guild.id,
+        "oicho",
+        {"dealer_rounds": 1},
+        actor_id=world.mod.id,
+        path="dealer_rounds",
+        old_value=3,
+        new_value=1,
+    )
 
 
 async def _open_and_start(world: Any, *, bot: bool = True) -> None:

@@ -13,8 +13,9 @@ from tests.bot.tables.driver import enabled_actions, forge_click, live_table, op
 
 
 def stack(world: Any, orders: list[str]) -> None:
-    world.env.bot.tables.new_shuffler = lambda: Shuffler(planned=[Shuffle(order=o) for o in orders],
-                                                          seed_source=lambda: "ab" * 32)
+    world.env.bot.tables.new_shuffler = lambda: Shuffler(
+        planned=[Shuffle(order=o) for o in orders], seed_source=lambda: "ab" * 32
+    )
 
 
 async def _oicho_alice_against_bob(world: Any) -> Any:
@@ -34,8 +35,12 @@ async def test_a_button_of_an_earlier_pile_is_stale_in_the_same_deal(world: Any)
     engine = table.engine
     await press(world, world.alice, "bet 1 5")
     panel = await open_panel(world, world.alice)
-    pile_select = next(c["custom_id"] for row in panel.response.components for c in row["components"]
-                       if ":s:rng:bet" in c.get("custom_id", ""))
+    pile_select = next(
+        c["custom_id"]
+        for row in panel.response.components
+        for c in row["components"]
+        if ":s:rng:bet" in c.get("custom_id", "")
+    )
     panel = await world.alice.select(panel.response, ["2"], custom_id=pile_select)
     await world.alice.click(panel.response, custom_id=enabled_actions(panel)["bet 2 5"])
     await press(world, world.alice, "done")
@@ -60,15 +65,27 @@ async def test_a_button_of_an_earlier_street_is_stale(world: Any) -> None:
     table = live_table(world)
     engine = table.engine
     first = await open_panel(world, world.alice)
-    old_hint = next(b["custom_id"] for row in first.response.components for b in row["components"]
-                    if ":u:x:hint" in b.get("custom_id", ""))
+    old_hint = next(
+        b["custom_id"]
+        for row in first.response.components
+        for b in row["components"]
+        if ":u:x:hint" in b.get("custom_id", "")
+    )
     for member in (world.alice, world.bob):
         panel = await open_panel(world, member)
-        hint = next(b["custom_id"] for row in panel.response.components for b in row["components"]
-                    if ":u:x:hint" in b.get("custom_id", ""))
+        hint = next(
+            b["custom_id"]
+            for row in panel.response.components
+            for b in row["components"]
+            if ":u:x:hint" in b.get("custom_id", "")
+        )
         panel = await member.click(panel.response, custom_id=hint)
-        ok = next(b["custom_id"] for row in panel.response.components for b in row["components"]
-                  if ":u:ok:place" in b.get("custom_id", ""))
+        ok = next(
+            b["custom_id"]
+            for row in panel.response.components
+            for b in row["components"]
+            if ":u:ok:place" in b.get("custom_id", "")
+        )
         await member.click(panel.response, custom_id=ok)
     assert engine.public_view().street == 2
     before = dict(table.panel_state.get(0, {}))

@@ -13,7 +13,9 @@ from tests.bot.conftest import make_bot
 
 
 async def test_a_process_drives_only_its_shards_tables_and_never_one_another_process_holds(
-    world: Any, database: Database, clock: Any,
+    world: Any,
+    database: Database,
+    clock: Any,
 ) -> None:
     guild_id = world.guild.id
     mine = shard_of(guild_id, 2)

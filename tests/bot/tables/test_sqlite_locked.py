@@ -50,7 +50,8 @@ async def test_a_move_waits_for_a_short_lock_and_is_made(world: Any, other_progr
 
 
 async def test_a_lock_held_past_the_busy_timeout_refuses_the_move_truthfully(
-        world: Any, other_program: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
+    world: Any, other_program: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sqlite_backend, "BUSY_TIMEOUT_MS", 100)
     table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)

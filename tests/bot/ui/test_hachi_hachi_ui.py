@@ -26,13 +26,15 @@ UI = HachiHachiUI()
 NAMES = ["alice", "bob", "carol", "dave"]
 
 # Alice (seat 0) is the start player. Hearts are trumps (7♥), a plain field.
-DEAL = " ".join([
-    "Ah Kh Qh 2d 3d 4s 6s",  # alice
-    "2h 3h 4h 5s 7s 8s 9d",  # bob
-    "Ac Kc Qc Jc 5d 6d 8d",  # carol
-    "2c 3c 4c 5c 9c Tc 9s",  # dave
-    "7h",
-])
+DEAL = " ".join(
+    [
+        "Ah Kh Qh 2d 3d 4s 6s",  # alice
+        "2h 3h 4h 5s 7s 8s 9d",  # bob
+        "Ac Kc Qc Jc 5d 6d 8d",  # carol
+        "2c 3c 4c 5c 9c Tc 9s",  # dave
+        "7h",
+    ]
+)
 
 
 def engine(seats: int = 4, deal: str = DEAL, **rules: object) -> HachiHachiEngine:
@@ -132,8 +134,9 @@ def test_card_text_marks_the_red_suits() -> None:
 def test_a_whole_game_is_narrated_and_every_round_has_a_results_message(lang: str) -> None:
     rng = random.Random(lang)
     seeds = random.Random(f"seeds:{lang}")
-    eng = HachiHachiEngine(HachiHachiRules(rounds=6), [50] * 4,
-                           Shuffler(seed_source=lambda: f"{seeds.getrandbits(256):064x}"))
+    eng = HachiHachiEngine(
+        HachiHachiRules(rounds=6), [50] * 4, Shuffler(seed_source=lambda: f"{seeds.getrandbits(256):064x}")
+    )
     stake = 3
     c = ctx(lang, stake)
     public = [e for e in eng.drain_events() if e.public]
@@ -160,7 +163,11 @@ def test_a_whole_game_is_narrated_and_every_round_has_a_results_message(lang: st
 
 
 def test_a_stopped_table_says_where_the_pot_went() -> None:
-    result = DealResult(3, (2, 3, 0, 0), {"deal": 3, "outcome": "stopped", "refund": True, "pot": 5,
-                                         "end_refund": [[0, 2], [1, 3]]}, pot=-5)
+    result = DealResult(
+        3,
+        (2, 3, 0, 0),
+        {"deal": 3, "outcome": "stopped", "refund": True, "pot": 5, "end_refund": [[0, 2], [1, 3]]},
+        pot=-5,
+    )
     embed = UI.result_embed(result, ctx(stake=2)).to_dict()
     assert "the pot of 10 chips went back" in embed["description"]

@@ -50,9 +50,19 @@ def components(rendered: panel.Rendered) -> list[Any]:
 
 
 def test_a_few_options_are_buttons_and_a_forbidden_one_says_why() -> None:
-    spec = PanelSpec("Your lead.", [ChooseOne("lead", "Lead a card:", [
-        Option("5♠", Play("5S")), Option("7♣", Play("7C"), enabled=False, reason="an old card may not be led"),
-    ])])
+    spec = PanelSpec(
+        "Your lead.",
+        [
+            ChooseOne(
+                "lead",
+                "Lead a card:",
+                [
+                    Option("5♠", Play("5S")),
+                    Option("7♣", Play("7C"), enabled=False, reason="an old card may not be led"),
+                ],
+            )
+        ],
+    )
     rendered = panel.render(spec, IDS, "en", {})
     assert "⛔ 7♣: an old card may not be led" in rendered.content
     buttons = [c for c in components(rendered) if isinstance(c, Button)]
@@ -70,10 +80,20 @@ def test_many_options_become_a_select_whose_choice_is_the_move() -> None:
 
 
 def test_an_amount_for_one_of_several_ranges() -> None:
-    spec = PanelSpec("", [ChooseAmount("bet", "", [
-        AmountChoice("1", "Pile 1", AmountRange(Bet(1, 1), 1, 30)),
-        AmountChoice("2", "Pile 2", AmountRange(Bet(2, 1), 1, 7)),
-    ], presets=(1, 5, 10))])
+    spec = PanelSpec(
+        "",
+        [
+            ChooseAmount(
+                "bet",
+                "",
+                [
+                    AmountChoice("1", "Pile 1", AmountRange(Bet(1, 1), 1, 30)),
+                    AmountChoice("2", "Pile 2", AmountRange(Bet(2, 1), 1, 7)),
+                ],
+                presets=(1, 5, 10),
+            )
+        ],
+    )
     state: dict[str, str] = {}
     first = components(panel.render(spec, IDS, "en", state))
     assert [b.label for b in first if isinstance(b, Button)][:4] == ["1", "5", "10", "Max 30"]
@@ -112,8 +132,15 @@ def arrange(mode: str = "steps") -> Arrange:
     def build(assignment: Any) -> Action | None:
         return Keep("x.y") if set(assignment.items()) == legal else None
 
-    return Arrange("put", "", [("X", "x"), ("Y", "y")], [Group("top", "Top", 1), Group("bottom", "Bottom", 1)],
-                   build, feasible, mode=mode)
+    return Arrange(
+        "put",
+        "",
+        [("X", "x"), ("Y", "y")],
+        [Group("top", "Top", 1), Group("bottom", "Bottom", 1)],
+        build,
+        feasible,
+        mode=mode,
+    )
 
 
 def test_an_arrangement_step_by_step_with_undo() -> None:
@@ -167,10 +194,15 @@ def test_at_most_five_rows() -> None:
 
 def test_every_component_id_on_a_panel_is_unique() -> None:
     """Discord refuses a message whose components share an id: options shown disabled included."""
-    spec = PanelSpec("", [
-        ChooseOne("lead", "", [Option(f"c{i}", None, reason="forbidden") for i in range(3)] + [Option("ok", Play("1C"))]),
-        ChooseAmount("bet", "", [], none_label="No room"),
-        ChooseOne("more", "", [Option("x", None), Option("y", None)]),
-    ])
+    spec = PanelSpec(
+        "",
+        [
+            ChooseOne(
+                "lead", "", [Option(f"c{i}", None, reason="forbidden") for i in range(3)] + [Option("ok", Play("1C"))]
+            ),
+            ChooseAmount("bet", "", [], none_label="No room"),
+            ChooseOne("more", "", [Option("x", None), Option("y", None)]),
+        ],
+    )
     ids_seen = [c.custom_id for c in components(panel.render(spec, IDS, "en", {}))]
     assert len(ids_seen) == len(set(ids_seen)) == 7

@@ -91,8 +91,12 @@ def test_the_record_shown_is_the_example_file() -> None:
 
 def test_the_replay_outputs_shown_are_what_the_cli_prints(capsys: pytest.CaptureFixture[str]) -> None:
     shown = marked_blocks("replay-output")
-    assert {path for path, _ in shown} == {"docs/examples/oicho.json", "docs/examples/ofc.json", "docs/examples/lukfu.json",
-                                          "docs/examples/hachi.json"}
+    assert {path for path, _ in shown} == {
+        "docs/examples/oicho.json",
+        "docs/examples/ofc.json",
+        "docs/examples/lukfu.json",
+        "docs/examples/hachi.json",
+    }
     for path, text in shown:
         assert main(["replay", str(ROOT / path)]) == 0
         printed = json.loads(capsys.readouterr().out)

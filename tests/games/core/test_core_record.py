@@ -262,8 +262,9 @@ def _oicho_example_cut_after_round_one() -> TableRecord:
     return record
 
 
-def test_a_record_ending_as_a_deal_ends_prints_the_finished_deal(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_record_ending_as_a_deal_ends_prints_the_finished_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = _oicho_example_cut_after_round_one()
     out = summary(record)
     assert [(d["deal"], d["deltas"]) for d in out["deals"]] == [(1, [-5, 5])]

@@ -130,7 +130,9 @@ def test_a_payer_short_of_their_debts_ends_at_zero(case: tuple[list[int], list[D
         assert deltas[i] <= owed[i] - owes[i] or owes[i] == 0 or not keeps[i], f"seat {i} kept chips it owed"
         debtors = {d.payer for d in debts if d.payee == i and d.payer != i and d.amount > 0}
         if keeps[i] and all(keeps[j] for j in debtors):
-            assert deltas[i] == owed[i] - owes[i], f"seat {i} and all its debtors kept chips, yet it was not paid in full"
+            assert deltas[i] == owed[i] - owes[i], (
+                f"seat {i} and all its debtors kept chips, yet it was not paid in full"
+            )
 
 
 @pytest.mark.parametrize(
@@ -154,5 +156,7 @@ def test_a_payer_short_of_their_debts_ends_at_zero(case: tuple[list[int], list[D
         ([0, 0, 0], [Debt(0, 1, 5), Debt(1, 2, 3), Debt(2, 0, 4)], 0, [0, 0, 0]),
     ],
 )
-def test_short_players_who_owe_each_other(stacks: list[int], debts: list[Debt], first: int, expected: list[int]) -> None:
+def test_short_players_who_owe_each_other(
+    stacks: list[int], debts: list[Debt], first: int, expected: list[int]
+) -> None:
     assert settle(debts, stacks, first) == expected

@@ -324,8 +324,14 @@ def test_summary_is_json_ready_and_complete() -> None:
     assert events
     s = summary(e)
     json.dumps(s)
-    assert s["declarations"] == [[P1, "play"], [P2, "fold"], [P3, "play"], [P4, "play"], [P5, "forced_out"],
-                                 [P6, "forced_out"]]
+    assert s["declarations"] == [
+        [P1, "play"],
+        [P2, "fold"],
+        [P3, "play"],
+        [P4, "play"],
+        [P5, "forced_out"],
+        [P6, "forced_out"],
+    ]
     assert (s["indicator"], s["field"], s["mult"], s["outcome"]) == ("Kh", "zetsuba", 4, "play")
     assert s["mizuten"] is True and s["mizuten_paid"] is True and s["tricks"] == [3, 0, 3, 1, 0, 0]
     assert s["trick_log"][0] == {"trick": 1, "leader": P1, "winner": P1, "plays": [[P1, "Ks"], [P3, "3s"], [P4, "Js"]]}

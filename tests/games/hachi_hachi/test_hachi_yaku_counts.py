@@ -56,9 +56,7 @@ def count_vectors(total: int, cap: int, ranks: int = len(RANKS)) -> list[tuple[i
     """Every way to give ``total`` cards to ``ranks`` ranks, at most ``cap`` each."""
     if ranks == 0:
         return [()] if total == 0 else []
-    return [
-        (c, *rest) for c in range(min(cap, total) + 1) for rest in count_vectors(total - c, cap, ranks - 1)
-    ]
+    return [(c, *rest) for c in range(min(cap, total) + 1) for rest in count_vectors(total - c, cap, ranks - 1)]
 
 
 @cache
