@@ -126,6 +126,7 @@ class FakeInteraction:
     type = discord.InteractionType.component
 
     def __init__(self, user_id: int, custom_id: str) -> None:
+        self.id = next(_ids)
         self.user = SimpleNamespace(id=user_id, name="u", display_name="u")
         self.data = {"custom_id": custom_id, "component_type": 2}
         self.token = f"token{next(_ids)}"

@@ -10,7 +10,7 @@ machine is shared and noisy). The run checks what it relies on instead (see "Set
 Setting up. The first table of each world is made exactly as members make one: ``/play``, Join, Start, then
 each move through "My hand" and a panel button. The others go through the same code without the Discord round
 trips (``Database.open_table``/``join_table``, the lobby message, ``Lobby._start``, ``TableSession.commit``
-then ``TableManager.after``, as ``Lobby.open``/``on_button`` and ``TableManager._move`` call them), which is
+then the play path's follow-up, as ``Lobby.open``/``on_button`` and ``Play.move`` run them), which is
 what makes 1,000 tables affordable. Every table plays its first deal to the end (so its restart point is a
 settled deal's snapshot, its results are posted and its message reposted below them) and 3 moves of the next
 (so a restart replays a log). The run checks that a directly made table's rows have the same shape as the
@@ -27,7 +27,7 @@ requests a second, a burst of 5; see ``EditBudget``). Before it the render cache
 is frozen out of the cycle collector's sight (``gc.freeze``), as a new process would have neither. Times are
 wall seconds (``time.perf_counter``) from the moment the new bot's ``setup_hook`` starts (SimCord's draining of
 the old bot before that is not start-up). Each rebuilt table is redrawn "just to be sure" in the budget's low
-lane (``TableManager.after(..., restored=True)``); a table that changes meanwhile, like the first table's move
+lane (``Play.restored``); a table that changes meanwhile, like the first table's move
 below, goes in the live lane, ahead of every redraw still queued.
 
 Why the first button is measured from a watcher. SimCord's ``restart_bot`` returns only once all bot work has
@@ -333,8 +333,8 @@ async def open_directly(world: World, channel: Any, lang: str) -> int:
     await message.edit(embed=manager.lobby.embed(session), view=lobby_view(session))
     async with session.lock:
         outcome = await manager.lobby._start(session)
-    await manager.after(session, outcome)
-    # TableManager._move, as "My hand" and a panel button make each move
+    await manager.play.started(session, outcome)
+    # Play.move, as "My hand" and a panel button make each move
     rng = random.Random(session.id)
     settled = moves_after = 0
     while to_play(session, settled, moves_after):
@@ -342,8 +342,7 @@ async def open_directly(world: World, channel: Any, lang: str) -> int:
         assert engine is not None
         seat = min(engine.to_act())
         action = choose(session, seat, rng)
-        outcome = await session.commit(db, seat, action, decision=engine.decision_id(seat))
-        await manager.after(session, outcome)
+        outcome = await manager.play.move(session, seat, action, decision=engine.decision_id(seat))
         if settled:
             moves_after += 1
         if outcome.settled:
@@ -488,17 +487,17 @@ async def live_move(env: Any, world: World, manager: Any, table_id: int, zero: f
     action = choose(session, seat, random.Random(1))
     custom_id = f"fdb:{table_id}:{engine.decision_id(seat)}:a:{action.text.replace(' ', '~')}"
     serial = engine.serial
-    before = session.runtime.get("updater")
+    before = session.runtime.picture.updater
     busy = before is not None and not before.done()
-    last_edit = session.runtime.get("last_edit")  # on the bot's loop.time(), SimCord's virtual clock
-    out.since_redraw = None if busy or last_edit is None else env._virtual_time - last_edit
+    last_edit = session.runtime.picture.last_edit  # on the bot's loop.time(), SimCord's virtual clock
+    out.since_redraw = None if busy or last_edit < 0 else env._virtual_time - last_edit
     out.moved = time.perf_counter() - zero
     moved = emit_click(env, member, InteractionResult(env, hand).response, custom_id)
     await answered(moved)
     if engine.serial == serial:
         raise AssertionError(f"the move {action.text!r} was not made")
     while True:
-        updater = session.runtime.get("updater")
+        updater = session.runtime.picture.updater
         if updater is not None and updater.done() and (updater is not before or busy):
             break
         await asyncio.sleep(0.002)
@@ -547,7 +546,7 @@ async def watch(
                 and out.answered
                 and turn % 10 == 0
                 and manager.restorer._task.done()
-                and all(s.runtime.get("updater") is None or s.runtime["updater"].done() for s in playing)
+                and all(s.runtime.picture.updater is None or s.runtime.picture.updater.done() for s in playing)
             ):
                 break
             await asyncio.sleep(0.002)

@@ -22,11 +22,13 @@ from typing import TYPE_CHECKING
 from bot.errors import UserError
 from bot.render.runner import off_loop
 from bot.storage import LeaseLost
+from bot.tables.play import Stale
 from games.core.errors import GameError
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from bot.tables.play import Play
     from bot.tables.session import TableSession
+    from bot.tables.settings import ServerSettings
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +37,20 @@ MAX_REFUSED = 3
 
 
 class Autoplay:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(self, settings: ServerSettings, *, bot_pace: float | None) -> None:
+        self.settings = settings
+        self.bot_pace = bot_pace
+        """Seconds between bot moves for every table (tests); None: each server's ``bot_pace_ms``."""
+        self._play: Play | None = None
+
+    def attach(self, play: Play) -> None:
+        """The play path the moves go through (built after this module: a move's follow-up wakes the bots)."""
+        self._play = play
+
+    @property
+    def play(self) -> Play:
+        assert self._play is not None, "Autoplay.attach(play) first"
+        return self._play
 
     # ------------------------------------------------------------------ movers
 
@@ -47,15 +61,15 @@ class Autoplay:
             return
         if not any(session.seats[s].autoplayed for s in engine.to_act()):
             return
-        task = session.runtime.get("mover")
+        task = session.runtime.mover
         if task is not None and not task.done():
             return
-        session.runtime["mover"] = asyncio.create_task(self._run(session))
+        session.runtime.mover = asyncio.create_task(self._run(session))
 
     async def _pace(self, session: TableSession) -> float:
-        if self.m.bot_pace is not None:
-            return self.m.bot_pace
-        config = await self.m.config(session.guild_id)
+        if self.bot_pace is not None:
+            return self.bot_pace
+        config = await self.settings.get(session.guild_id)
         return float(config.bot_pace_ms) / 1000
 
     async def _run(self, session: TableSession) -> None:
@@ -76,17 +90,15 @@ class Autoplay:
             rng = random.Random(f"{session.id}:{serial}:{seat}")
             action = await off_loop(session.spec.policy, view, legal, rng)
             try:
-                outcome = await session.commit(self.m.db, seat, action, by_policy=True, expect_serial=serial)
+                await self.play.move(session, seat, action, by_policy=True, expect_serial=serial)
+            except Stale:
+                continue  # someone moved meanwhile (or the seat came back): look again
             except LeaseLost:
-                self.m.lost(session)  # another bot process drives the table now
-                return
+                return  # another bot process drives the table now
             except UserError as error:
-                if error.key == "table.stale_decision":
-                    continue  # someone moved meanwhile (or the seat came back): look again
                 log.warning("table %s: the bot move of seat %s was not saved (%s)", session.id, seat, error.key)
                 if session.engine is None:
-                    self.m.restorer.revive(session)  # the database is away: the table carries on once it is back
-                    return
+                    return  # the database is away: the table is rebuilt, and carries on, once it is back
                 refused += 1
             except GameError as error:
                 log.error(
@@ -95,7 +107,6 @@ class Autoplay:
                 refused += 1
             else:
                 refused = 0
-                await self.m.after(session, outcome)
             if refused >= MAX_REFUSED:
                 log.error("table %s: bot moves keep being refused; stopping its mover", session.id)
                 return
@@ -103,7 +114,9 @@ class Autoplay:
     # ------------------------------------------------------------------ the turn timer
 
     def arm_timer(self, session: TableSession) -> None:
-        old = session.runtime.pop("timer", None)
+        runtime = session.runtime
+        old = runtime.timer
+        runtime.timer = None
         if old is not None and old is not asyncio.current_task():
             old.cancel()
         engine = session.engine
@@ -111,21 +124,18 @@ class Autoplay:
             return
         if not any(not session.seats[s].autoplayed for s in engine.to_act()):
             return
-        session.runtime["timer"] = asyncio.create_task(self._timeout(session, engine.serial))
+        runtime.timer = asyncio.create_task(self._timeout(session, engine.serial))
 
     async def _timeout(self, session: TableSession, serial: int) -> None:
-        config = await self.m.config(session.guild_id)
+        config = await self.settings.get(session.guild_id)
         await asyncio.sleep(config.turn_timer_seconds)
         engine = session.engine
         if session.status != "playing" or engine is None or engine.serial != serial:
             return
         idle = [s for s in sorted(engine.to_act()) if not session.seats[s].autoplayed]
         try:
-            outcome = await session.mark_away(self.m.db, idle, expect_serial=serial)
-        except LeaseLost:
-            self.m.lost(session)
+            await self.play.away(session, idle, expect_serial=serial)
+        except (UserError, LeaseLost):
+            # Someone moved just now (their move re-armed the timer), the table is another process's now, or the
+            # database is away (the table is rebuilt once it is back): nothing more to do here.
             return
-        except UserError:
-            self.m.restorer.revive(session)  # (only acts when the write found the database away)
-            return  # or someone moved just now: their commit re-armed the timer
-        await self.m.after(session, outcome)

@@ -20,6 +20,7 @@ import discord
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.storage import LeaseLost
+from bot.tables.access import IsModerator, require_host
 from bot.tables.components import lobby_view
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.core.house_rules import changed_options
@@ -27,7 +28,13 @@ from games.core.rule_tables import find_row, row_text, row_value
 from games.registry import get_game
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from collections.abc import Callable
+
+    from bot.storage import Database
+    from bot.tables.play import Play
+    from bot.tables.public import PublicMessages
+    from bot.tables.registry import Registry
+    from games.core.rng import Shuffler
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +46,31 @@ def display_name(user: discord.abc.User) -> str:
 
 
 class Lobby:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(
+        self,
+        client: discord.Client,
+        db: Database,
+        registry: Registry,
+        public: PublicMessages,
+        *,
+        clock: Callable[[], float],
+        lobby_timeout: float,
+        new_shuffler: Callable[[], Shuffler],
+        is_moderator: IsModerator,
+    ) -> None:
+        self.client = client
+        self.db = db
+        self.registry = registry
+        self.public = public
+        self.clock = clock
+        self.lobby_timeout = lobby_timeout
+        self.new_shuffler = new_shuffler
+        self.is_moderator = is_moderator
+        self._play: Play | None = None
+
+    def attach(self, play: Play) -> None:
+        """The play path a started table's follow-up goes through."""
+        self._play = play
 
     # ------------------------------------------------------------------ opening
 
@@ -57,11 +87,11 @@ class Lobby:
         # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
         # itself as a channel message.
         await interaction.response.defer(ephemeral=True, thinking=True)
-        db = self.m.db
+        db = self.db
         config = await db.get_config(guild_id)
         if config.allowed_channel_ids and channel_id not in config.allowed_channel_ids:
             raise UserError("table.channel_not_allowed")
-        if self.m.in_channel(channel_id) is not None:
+        if self.registry.in_channel(channel_id) is not None:
             raise UserError("table.channel_busy")
         spec = get_game(game_id)
         data = await db.get_house_rules(guild_id, game_id)
@@ -104,16 +134,16 @@ class Lobby:
             seats=[],
         )
         await self._reload_seats(session)
-        self.m.tables[session.id] = session
-        channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
+        self.registry.add(session)
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
             message = await channel.send(embed=self.embed(session), view=lobby_view(session))
         except discord.HTTPException as exc:
             log.warning("table %s: the lobby could not be posted (%s); cancelling it", session.id, exc)
-            self.m.forget(session)
+            self.registry.forget(session)
             await db.cancel_table(session.id, actor_id=user.id)
             raise UserError("table.lobby_not_posted") from None
-        session.message_id, session.message_created_at = message.id, self.m.clock()
+        session.message_id, session.message_created_at = message.id, self.clock()
         try:
             await db.set_message(session.id, message.id, session.message_created_at)
         except Exception:
@@ -123,7 +153,7 @@ class Lobby:
 
     async def _reload_seats(self, session: TableSession) -> None:
         """The lobby's seats as the database has them, in position order."""
-        row = await self.m.db.get_table(session.id)
+        row = await self.db.get_table(session.id)
         if row is None:
             raise UserError("table.gone")
         session.seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
@@ -135,7 +165,7 @@ class Lobby:
         if session.status != "lobby":
             raise UserError("table.not_lobby")
         user = interaction.user
-        db = self.m.db
+        db = self.db
         async with session.lock:
             if session.status != "lobby":
                 raise UserError("table.not_lobby")
@@ -152,7 +182,7 @@ class Lobby:
                     raise UserError("table.host_cannot_leave")
                 await db.leave_lobby(session.id, user.id)
             elif verb == "bot":
-                await self.m.require_host(session, interaction)
+                await require_host(session, interaction, self.is_moderator)
                 if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
                     raise UserError("table.full")
                 taken = {s.name for s in session.seats}
@@ -163,34 +193,36 @@ class Lobby:
                     await db.make_practice(session.id, actor_id=user.id)
                 await db.add_bot_seat(session.id, name)
             elif verb == "start":
-                await self.m.require_host(session, interaction)
+                await require_host(session, interaction, self.is_moderator)
                 low, _high = session.spec.seat_range(session.rules)
                 if len(session.seats) < low:
                     raise UserError("table.not_enough_players", needed=low)
                 await interaction.response.defer()
                 outcome = await self._start(session)
             elif verb == "cancel":
-                await self.m.require_host(session, interaction, moderator_ok=True)
+                await require_host(session, interaction, self.is_moderator, moderator_ok=True)
                 await db.cancel_table(session.id, actor_id=user.id)
-                self.m.forget(session)
+                self.registry.forget(session)
                 await interaction.response.edit_message(embed=self.embed(session, closed="table.cancelled"), view=None)
                 return
             if verb != "start":
                 await self._reload_seats(session)
                 self.arm_expiry(session)
         if verb == "start":
-            await self.m.after(session, outcome)
+            assert self._play is not None
+            await self._play.started(session, outcome)
             return
         await interaction.response.edit_message(embed=self.embed(session), view=lobby_view(session))
 
     async def _start(self, session: TableSession) -> Outcome:
         """Lobby → playing (under the lock): the engine from the seats in position order, written at once."""
-        row = await self.m.db.get_table(session.id)
+        row = await self.db.get_table(session.id)
         if row is None:
             raise UserError("table.gone")
         seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
-        await session.begin(self.m.db, seats, self.m.new_shuffler())
-        task = session.runtime.pop("lobby_timer", None)
+        await session.begin(self.db, seats, self.new_shuffler())
+        task = session.runtime.lobby_timer
+        session.runtime.lobby_timer = None
         if task is not None and task is not asyncio.current_task():
             task.cancel()
         return Outcome(None, None, list(session.recent))
@@ -198,26 +230,26 @@ class Lobby:
     # ------------------------------------------------------------------ expiry
 
     def arm_expiry(self, session: TableSession) -> None:
-        old = session.runtime.get("lobby_timer")
+        old = session.runtime.lobby_timer
         if old is not None and old is not asyncio.current_task():
             old.cancel()
-        session.runtime["lobby_timer"] = asyncio.create_task(self._expire(session.id))
+        session.runtime.lobby_timer = asyncio.create_task(self._expire(session.id))
 
     async def _expire(self, table_id: int) -> None:
-        await asyncio.sleep(self.m.lobby_timeout)
-        session = self.m.tables.get(table_id)
+        await asyncio.sleep(self.lobby_timeout)
+        session = self.registry.tables.get(table_id)
         if session is None or session.status != "lobby":
             return
         async with session.lock:
             if session.status != "lobby":
                 return
             try:
-                await self.m.db.cancel_table(session.id)
+                await self.db.cancel_table(session.id)
             except LeaseLost:
-                self.m.lost(session)  # another bot process runs the lobby now: its own timer expires it
+                self.registry.lost(session)  # another bot process runs the lobby now: its own timer expires it
                 return
-            self.m.forget(session)
-        await self.m.public.edit_final(session, embed=self.embed(session, closed="table.expired"))
+            self.registry.forget(session)
+        await self.public.edit_final(session, embed=self.embed(session, closed="table.expired"))
 
     # ------------------------------------------------------------------ the lobby message
 

@@ -30,7 +30,10 @@ from bot.ui.panel import Ids, Rendered
 from games.core.actions import LegalAction
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from collections.abc import Callable
+
+    from bot.storage import Database
+    from bot.tables.background import Background
     from bot.tables.session import Outcome, TableSession
 
 log = logging.getLogger(__name__)
@@ -104,8 +107,13 @@ class Snapshot:
 
 
 class Panels:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(
+        self, client: discord.Client, db: Database, *, clock: Callable[[], float], background: Background
+    ) -> None:
+        self.client = client
+        self.db = db
+        self.clock = clock
+        self.background = background
 
     # ------------------------------------------------------------------ drawing
 
@@ -124,10 +132,11 @@ class Panels:
 
     @staticmethod
     def stamp(session: TableSession, seat: int) -> str:
-        """The moves made so far and the seat's panel choices: a panel drawn from the same is the same panel."""
+        """The moves made so far, the seat's panel choices and its note: a panel drawn from the same is the same."""
         engine = session.engine
         serial = -1 if engine is None else engine.serial
-        return f"{serial}|{session.status}|{sorted(session.panel_state.get(seat, {}).items())!r}"
+        note = session.runtime.panels.notes.get(seat, "")
+        return f"{serial}|{session.status}|{sorted(session.panel_state.get(seat, {}).items())!r}|{note}"
 
     @staticmethod
     def spec(session: TableSession, seat: int, snap: Snapshot) -> PanelSpec:
@@ -140,13 +149,14 @@ class Panels:
             rendered.content = f"{note}\n{rendered.content}"[: generic.CONTENT_LIMIT]
         return rendered
 
-    async def build(self, session: TableSession, seat: int, lang: str, note: str | None = None) -> Rendered:
+    async def build(self, session: TableSession, seat: int, lang: str) -> Rendered:
+        """The seat's panel as it is now, with its note (a press that did nothing says so until the next press)."""
         stamp = self.stamp(session, seat)
         snap = await self.snapshot(session, seat, lang)
         # Drawn on the loop: a panel is text and a few components (well under a millisecond), and a thread would
         # only compete with the loop for the interpreter lock. Slow game steps (a hint) run on the worker pool.
-        rendered = self.draw(session, seat, snap, note)
-        rendered.stamp = "" if note else stamp
+        rendered = self.draw(session, seat, snap, session.runtime.panels.notes.get(seat))
+        rendered.stamp = stamp
         return rendered
 
     @staticmethod
@@ -156,10 +166,8 @@ class Panels:
     # ------------------------------------------------------------------ answering clicks
 
     async def open(self, interaction: discord.Interaction, session: TableSession, seat: int) -> None:
-        """ "My hand": a fresh private panel; an away member is back."""
-        if session.seats[seat].away:
-            outcome = await session.mark_away(self.m.db, [seat], away=False)
-            await self.m.after(session, outcome)
+        """ "My hand": a fresh private panel (the caller brings an away member back first)."""
+        self._pressed(session, seat, interaction)
         lang = lang_of(interaction.locale)
         rendered = await self.build(session, seat, lang)
         await interaction.response.send_message(**self.message(rendered), ephemeral=True)
@@ -176,11 +184,18 @@ class Panels:
     ) -> None:
         """Show the clicker's panel as it is now, in the message they clicked.
 
-        After a move was made (``outcome``), a failure to show the panel must not read as "nothing happened":
-        the player is told what the move did and how to see the table now."""
+        ``note``: the press did nothing (a double click, a button of an earlier decision): the panel says so, and
+        keeps saying so when the follower redraws it, until the member's next press is answered. After a move was
+        made (``outcome``), a failure to show the panel must not read as "nothing happened": the player is told what
+        the move did and how to see the table now."""
         lang = lang_of(interaction.locale)
+        if note is None:
+            self._pressed(session, seat, interaction)
+        else:
+            session.runtime.panels.notes[seat] = note
+            session.runtime.panels.noted_press[seat] = interaction.id
         try:
-            rendered = await self.build(session, seat, lang, note)
+            rendered = await self.build(session, seat, lang)
             message = self.message(rendered)
             own = _own_panel(interaction)
             if not own:
@@ -224,9 +239,16 @@ class Panels:
 
     # ------------------------------------------------------------------ following the game
 
+    def _pressed(self, session: TableSession, seat: int, interaction: discord.Interaction) -> None:
+        """A press answered in full: a note of an earlier press that did nothing has been read. Only a press made
+        after that one clears it (a double click's first press may be answered after its second)."""
+        follow = session.runtime.panels
+        noted = follow.noted_press.get(seat)
+        if noted is not None and interaction.id > noted:
+            del follow.notes[seat], follow.noted_press[seat]
+
     def panels(self, session: TableSession) -> dict[int, OpenPanel]:
-        found: dict[int, OpenPanel] = session.runtime.setdefault("panels", {})
-        return found
+        return session.runtime.panels.open
 
     def remember(
         self,
@@ -238,7 +260,7 @@ class Panels:
         new_message: bool = False,
     ) -> None:
         """The seat's latest panel: it follows the game until its interaction token runs out."""
-        now = self.m.clock()
+        now = self.clock()
         lang = lang_of(interaction.locale)
         old = self.panels(session).get(seat)
         saved_at = -1e18 if new_message or old is None else old.saved_at
@@ -247,21 +269,25 @@ class Panels:
         if interaction.application_id is not None and interaction.token and now - saved_at > TOKEN_REFRESH_SECONDS:
             panel.saved_at = now
             row = PanelRow(session.id, seat, interaction.application_id, interaction.token, lang, now)
-            self.m.spawn(self.m.db.save_panel(row), f"table {session.id}: remembering a panel")
+            self.background.spawn(self.db.save_panel(row), f"table {session.id}: remembering a panel")
+        if rendered.stamp != self.stamp(session, seat):
+            self.follow(session)  # drawn from a state that changed meanwhile (a note set by a second press): redraw
 
     def follow(self, session: TableSession) -> None:
         """Bring every open panel of the table up to date (in the background; bursts coalesce)."""
-        if not self.panels(session):
+        follow = session.runtime.panels
+        if not follow.open:
             return
-        session.runtime["follow"] = True
-        task = session.runtime.get("follower")
-        if task is None or task.done():
-            session.runtime["follower"] = asyncio.create_task(self._follow(session))
+        follow.again = True
+        if follow.follower is None or follow.follower.done():
+            follow.follower = asyncio.create_task(self._follow(session))
 
     async def _follow(self, session: TableSession) -> None:
-        while session.runtime.pop("follow", False) and session.status == "playing":
+        follow = session.runtime.panels
+        while follow.again and session.status == "playing":
+            follow.again = False
             for seat, panel in list(self.panels(session).items()):
-                if self.m.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
+                if self.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
                     self.panels(session).pop(seat, None)
                     continue
                 if panel.stamp and panel.stamp == self.stamp(session, seat):
@@ -277,7 +303,7 @@ class Panels:
                     continue
                 panel.signature = signature
                 try:
-                    await panel.edit(self.m.bot, **self.message(rendered))
+                    await panel.edit(self.client, **self.message(rendered))
                 except discord.HTTPException as exc:
                     log.info("table %s: seat %s's panel can no longer be edited (%s)", session.id, seat, exc)
                     if self.panels(session).get(seat) is panel:
@@ -285,8 +311,8 @@ class Panels:
 
     async def adopt_stored(self, session: TableSession) -> None:
         """After a restart: the panels opened in the last minutes, to be redrawn with the table's real state."""
-        since = self.m.clock() - PANEL_FOLLOW_SECONDS
-        rows = await self.m.db.open_panels(session.id, since=since)
+        since = self.clock() - PANEL_FOLLOW_SECONDS
+        rows = await self.db.open_panels(session.id, since=since)
         for row in rows:
             if row.seat < len(session.seats) and row.seat not in self.panels(session):
                 self.panels(session)[row.seat] = OpenPanel(lang_of(row.locale), row.opened_at, "", stored=row)

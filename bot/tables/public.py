@@ -26,7 +26,10 @@ from bot.tables.components import table_view
 from bot.ui import ui_for
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from collections.abc import Callable
+
+    from bot.storage import Database
+    from bot.tables.results import Results
     from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -86,44 +89,68 @@ class EditBudget:
 
 
 class PublicMessages:
-    def __init__(self, manager: TableManager, *, edits_per_second: float = 40.0) -> None:
-        self.m = manager
-        self.budget = EditBudget(edits_per_second)
+    def __init__(
+        self,
+        client: discord.Client,
+        db: Database,
+        *,
+        clock: Callable[[], float],
+        edit_interval: float,
+        budget: EditBudget,
+    ) -> None:
+        self.client = client
+        self.db = db
+        self.clock = clock
+        self.edit_interval = edit_interval
+        self.budget = budget
         self.renders = 0
+        self._results: Results | None = None
 
-    def mark(self, session: TableSession, *, repost: bool = False, low: bool = False) -> None:
+    def attach(self, results: Results) -> None:
+        """The results messages: a new table message waits for them (to go below), and owed ones are retried after
+        a table's update."""
+        self._results = results
+
+    def mark(self, session: TableSession, *, repost: bool = False, low: bool = False, member: bool = False) -> None:
         """The table changed: update its message soon (one updater per table; bursts coalesce). ``low``: only to
-        be sure it is current (after a restart), after every live table's update."""
-        if not session.runtime.get("dirty"):
-            session.runtime["low"] = low
+        be sure it is current (after a restart), after every live table's update. ``member``: a member moved or is
+        to act, so someone is looking at this table."""
+        picture = session.runtime.picture
+        if not picture.dirty:
+            picture.low = low
         elif not low:
-            session.runtime["low"] = False
-        session.runtime["dirty"] = True
+            picture.low = False
+        picture.dirty = True
         if repost:
-            session.runtime["repost"] = True
-        task = session.runtime.get("updater")
-        if task is not None and not task.done() and not low and session.runtime.get("waiting_low"):
+            picture.repost = True
+        if member and picture.member_waiting_since is None:
+            picture.member_waiting_since = asyncio.get_running_loop().time()
+        task = picture.updater
+        if task is not None and not task.done() and not low and picture.waiting_low:
             task.cancel()  # waiting in the low lane, and now a live change: start again in the live lane
             task = None
         if task is None or task.done():
-            session.runtime["updater"] = asyncio.create_task(self._updater(session))
+            picture.updater = asyncio.create_task(self._updater(session))
 
     async def _updater(self, session: TableSession) -> None:
         loop = asyncio.get_running_loop()
-        while session.runtime.get("dirty") and session.status == "playing":
-            wait = session.runtime.get("last_edit", -1e9) + self.m.edit_interval - loop.time()
+        picture = session.runtime.picture
+        while picture.dirty and session.status == "playing":
+            wait = picture.last_edit + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
-            low = session.runtime.pop("low", False)
-            session.runtime["waiting_low"] = low
+            low = picture.low
+            picture.low = False
+            picture.waiting_low = low
             try:
                 await self.budget.take(low=low)
             except asyncio.CancelledError:
-                session.runtime["dirty"] = True  # handed over to a live-lane updater (see mark)
+                picture.dirty = True  # handed over to a live-lane updater (see mark)
                 raise
             finally:
-                session.runtime["waiting_low"] = False
-            session.runtime["dirty"] = False
+                picture.waiting_low = False
+            picture.dirty = False
+            picture.member_waiting_since = None
             try:
                 await self.refresh(session)
             except discord.HTTPException as exc:
@@ -132,9 +159,9 @@ class PublicMessages:
                 )
             except Exception:
                 log.exception("table %s: updating the table message failed", session.id)
-            session.runtime["last_edit"] = loop.time()
-        if session.status == "playing":
-            await self.m.results.retry(session)
+            picture.last_edit = loop.time()
+        if session.status == "playing" and self._results is not None:
+            await self._results.retry(session)
 
     async def refresh(self, session: TableSession) -> None:
         """Draw the table as it is now and edit (or post) its message."""
@@ -170,15 +197,23 @@ class PublicMessages:
     ) -> None:
         if session.status != "playing":
             return  # the table ended while its picture was drawn: its final message is the last word
-        channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        too_old = self.m.clock() - session.message_created_at > MESSAGE_MAX_AGE
-        if session.message_id is None or session.runtime.get("repost") or too_old:
+        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        picture = session.runtime.picture
+        too_old = self.clock() - session.message_created_at > MESSAGE_MAX_AGE
+        if session.message_id is None or picture.repost or too_old:
+            results = session.runtime.results
+            if results is not None and not results.done():
+                # The deal's results go first: the table is posted below them, at the bottom of the channel.
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(results)
+            if session.status != "playing":
+                return
             message = await channel.send(embed=embed, file=file, view=view)
             old = session.message_id
-            session.message_id, session.message_created_at = message.id, self.m.clock()
-            session.runtime["repost"] = False
+            session.message_id, session.message_created_at = message.id, self.clock()
+            picture.repost = False
             try:  # remembered before any wait: a shutdown meanwhile must not leave the old message the current one
-                await self.m.db.set_message(session.id, message.id, session.message_created_at)
+                await self.db.set_message(session.id, message.id, session.message_created_at)
             except Exception:
                 log.exception("table %s: could not remember its new message", session.id)
             if old is not None:
@@ -193,12 +228,13 @@ class PublicMessages:
         edited, post the final message instead. Returns whether the channel got it."""
         # An update still drawing or sending the last live picture must not land after the final message (and
         # overwrite it, or post a new table below it): stop it and let it finish first.
-        updater = session.runtime.pop("updater", None)
+        updater = session.runtime.picture.updater
+        session.runtime.picture.updater = None
         if updater is not None and updater is not asyncio.current_task() and not updater.done():
             updater.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await updater
-        channel = self.m.bot.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
+        channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
         await self.budget.take()
         if session.message_id is not None:
             try:

@@ -30,11 +30,19 @@ from discord.ext import tasks
 
 from bot.errors import UserError
 from bot.storage import LeaseLost, StorageUnavailable, Table
-from bot.tables.session import Outcome, SeatInfo, TableSession
+from bot.tables.session import SeatInfo, TableSession
 from games.registry import get_game
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from collections.abc import Callable
+
+    from bot.storage import Database
+    from bot.tables.background import Background
+    from bot.tables.lobby import Lobby
+    from bot.tables.panels import Panels
+    from bot.tables.play import Play
+    from bot.tables.registry import Registry
+    from bot.tables.results import Results
 
 log = logging.getLogger(__name__)
 
@@ -50,19 +58,43 @@ again to take the tables it is waiting for."""
 
 
 class Restorer:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(
+        self,
+        db: Database,
+        registry: Registry,
+        *,
+        owns: Callable[[int], bool],
+        lobby: Lobby,
+        panels: Panels,
+        results: Results,
+        background: Background,
+    ) -> None:
+        self.db = db
+        self.registry = registry
+        self.owns = owns
+        self.lobby = lobby
+        self.panels = panels
+        self.results = results
+        self.background = background
+        self._play: Play | None = None
         self._task: asyncio.Task[None] | None = None
         self._to_revive: set[int] = set()
         self._reviver = tasks.loop(seconds=REVIVE_SECONDS)(self._revive_all)
-        self.waiting: set[int] = set()
-        """Tables of this process's shards whose lease another process holds: taken up once it is free."""
         self._keeper = tasks.loop(seconds=LEASE_RENEW_SECONDS)(self._keep_leases)
+
+    def attach(self, play: Play) -> None:
+        """The play path a rebuilt table's follow-up goes through."""
+        self._play = play
+
+    @property
+    def waiting(self) -> set[int]:
+        """Tables of this process's shards whose lease another process holds: taken up once it is free."""
+        return self.registry.waiting
 
     async def restore(self) -> None:
         """Register every open table of this process's shards whose lease it takes; rebuild the playing ones in the
         background. The leases are renewed from then on."""
-        rows = [row for row in await self.m.db.list_active_tables() if self.m.owns(row.guild_id)]
+        rows = [row for row in await self.db.list_active_tables() if self.owns(row.guild_id)]
         playing = await self._adopt(rows)
         self._task = asyncio.create_task(self._load_all(playing))
         if not self._keeper.is_running():
@@ -71,7 +103,7 @@ class Restorer:
     async def _adopt(self, rows: list[Table]) -> list[TableSession]:
         """Take the leases of these tables and register those taken (lobbies get their expiry timers back);
         returns the playing ones, to rebuild. The others wait for their lease."""
-        held = await self.m.db.acquire_leases(row.id for row in rows)
+        held = await self.db.acquire_leases(row.id for row in rows)
         playing: list[TableSession] = []
         for row in rows:
             if row.id not in held:
@@ -80,7 +112,7 @@ class Restorer:
                 self.waiting.add(row.id)
                 continue
             self.waiting.discard(row.id)
-            if row.id in self.m.tables:
+            if row.id in self.registry.tables:
                 continue
             try:
                 spec = get_game(row.game)
@@ -105,9 +137,9 @@ class Restorer:
                 message_id=row.message_id,
                 message_created_at=row.message_created_at or 0.0,
             )
-            self.m.tables[session.id] = session
+            self.registry.add(session)
             if row.status == "lobby":
-                self.m.lobby.arm_expiry(session)
+                self.lobby.arm_expiry(session)
             else:
                 playing.append(session)
         return playing
@@ -120,22 +152,22 @@ class Restorer:
     async def keep_leases(self) -> None:
         """Renew this process's leases (one statement); forget the tables it no longer holds; take up the tables
         waiting for their lease if it is free now. Every ``LEASE_RENEW_SECONDS``."""
-        driven = [s for s in self.m.tables.values() if s.status in ("lobby", "playing")]
+        driven = [s for s in self.registry.tables.values() if s.status in ("lobby", "playing")]
         try:
-            held = await self.m.db.renew_leases()
+            held = await self.db.renew_leases()
             for session in driven:
                 if (
                     session.id not in held
-                    and self.m.tables.get(session.id) is session
+                    and self.registry.tables.get(session.id) is session
                     and session.status in ("lobby", "playing")
                 ):
-                    self.m.lost(session)
+                    self.registry.lost(session)
             if self.waiting:
-                rows = [row for row in await self.m.db.list_active_tables() if row.id in self.waiting]
-                self.waiting &= {row.id for row in rows}  # tables that ended meanwhile wait no more
+                rows = [row for row in await self.db.list_active_tables() if row.id in self.waiting]
+                self.registry.waiting &= {row.id for row in rows}  # tables that ended meanwhile wait no more
                 playing = await self._adopt(rows)
                 for session in playing:
-                    self.m.spawn(self.ensure(session), f"rebuilding table {session.id}")
+                    self.background.spawn(self.ensure(session), f"rebuilding table {session.id}")
         except StorageUnavailable as exc:
             log.warning("could not renew the table leases (%s); trying again in %.0f s", exc, LEASE_RENEW_SECONDS)
         except Exception:
@@ -155,7 +187,7 @@ class Restorer:
         if self._reviver.current_loop == 0:
             return  # the loop runs at once when started; the first try waits one interval
         for table_id in sorted(self._to_revive):
-            session = self.m.tables.get(table_id)
+            session = self.registry.tables.get(table_id)
             if session is None or session.status != "playing" or session.engine is not None:
                 self._to_revive.discard(table_id)
                 continue
@@ -171,14 +203,14 @@ class Restorer:
 
     async def _load_all(self, sessions: list[TableSession]) -> None:
         for index, session in enumerate(sessions):
-            if session.id in self.m.tables and session.engine is None and session.status == "playing":
+            if session.id in self.registry.tables and session.engine is None and session.status == "playing":
                 try:
                     await self.ensure(session)
                 except Exception:
                     log.exception("table %s could not be rebuilt", session.id)
             if index % BACKGROUND_BATCH == BACKGROUND_BATCH - 1:
                 await asyncio.sleep(0)
-        await self.m.results.retry()  # results owed from before the restart (tables since ended included)
+        await self.results.retry()  # results owed from before the restart (tables since ended included)
 
     async def ensure(self, session: TableSession) -> None:
         """Rebuild the table now (or wait for the rebuild already under way)."""
@@ -191,9 +223,9 @@ class Restorer:
     async def _load(self, session: TableSession) -> None:
         try:
             async with session.lock:
-                settled = await session.load(self.m.db)
+                settled = await session.load(self.db)
         except LeaseLost:
-            self.m.lost(session)
+            self.registry.lost(session)
             raise
         except StorageUnavailable:
             # Not the record's fault: the database is away. The table stays as it is and is rebuilt once the
@@ -207,8 +239,9 @@ class Restorer:
             raise
         finally:
             session.loading = None
-        await self.m.after(session, Outcome(None, None, settled=settled), restored=True)
-        await self.m.panels.adopt_stored(session)
+        assert self._play is not None
+        await self._play.restored(session, settled)
+        await self.panels.adopt_stored(session)
 
     def cancel(self) -> None:
         if self._task is not None:

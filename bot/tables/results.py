@@ -8,6 +8,7 @@ update, every few minutes, and after a restart) until it does: late rather than 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,11 @@ from games.core.engine import DealResult
 from games.registry import get_game
 
 if TYPE_CHECKING:
-    from bot.tables.manager import TableManager
+    from collections.abc import Callable
+
+    from bot.storage import Database
+    from bot.tables.public import EditBudget
+    from bot.tables.registry import Registry
     from bot.tables.session import Settled, TableSession
 
 log = logging.getLogger(__name__)
@@ -30,13 +35,40 @@ RETRY_SECONDS = 120.0
 
 
 class Results:
-    def __init__(self, manager: TableManager) -> None:
-        self.m = manager
+    def __init__(
+        self,
+        client: discord.Client,
+        db: Database,
+        registry: Registry,
+        *,
+        budget: EditBudget,
+        owns: Callable[[int], bool],
+    ) -> None:
+        self.client = client
+        self.db = db
+        self.registry = registry
+        self.budget = budget
+        self.owns = owns
         self._retry_task: asyncio.Task[None] | None = None
         self._posting: set[tuple[int, int]] = set()
         """Deals whose post is under way: two retries that meet post a result once."""
         self.owing: set[int] = set()
         """Tables with a results message that failed to post (checked again after their next update)."""
+
+    def post_soon(self, session: TableSession, settled: list[Settled]) -> asyncio.Task[bool]:
+        """Post the results of deals just settled, in the background (it waits its turn in the budget of channel
+        requests; nothing else of the table waits for it). Results of one table go out in the order settled."""
+        before = session.runtime.results
+
+        async def post() -> bool:
+            if before is not None and not before.done():
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(before)
+            return await self.post(session, settled)
+
+        task = asyncio.create_task(post())
+        session.runtime.results = task
+        return task
 
     async def post(self, session: TableSession, settled: list[Settled]) -> bool:
         """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through."""
@@ -93,8 +125,8 @@ class Results:
             embed.add_field(
                 name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024], inline=False
             )
-        channel = self.m.bot.get_partial_messageable(channel_id, guild_id=guild_id)
-        await self.m.public.budget.take()
+        channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        await self.budget.take()
         try:
             await channel.send(embed=embed)
         except discord.HTTPException as exc:
@@ -103,7 +135,7 @@ class Results:
             )
             return False
         try:
-            await self.m.db.mark_posted(table_id, result.deal)
+            await self.db.mark_posted(table_id, result.deal)
         except Exception:
             log.exception("table %s: could not note that deal %s's result was posted", table_id, result.deal)
         return True
@@ -112,11 +144,11 @@ class Results:
         """Post the results still owed (of one table, or of every table)."""
         if session is not None and session.id not in self.owing:
             return
-        owed = await self.m.db.unposted_results(None if session is None else session.id)
+        owed = await self.db.unposted_results(None if session is None else session.id)
         failed = False
         contexts: dict[int, tuple[int, int, str, TableContext, int] | None] = {}
         for hand in owed:
-            if not self.m.owns(hand.guild_id):
+            if not self.owns(hand.guild_id):
                 continue  # another process's shard: it posts those
             if hand.table_id not in contexts:
                 contexts[hand.table_id] = await self._context(hand)
@@ -139,10 +171,10 @@ class Results:
             self.owing.clear()
 
     async def _context(self, hand: HandRecord) -> tuple[int, int, str, TableContext, int] | None:
-        live = self.m.tables.get(hand.table_id)
+        live = self.registry.tables.get(hand.table_id)
         if live is not None:
             return live.channel_id, live.guild_id, live.game, live.ctx(), live.stake
-        row = await self.m.db.get_table(hand.table_id)
+        row = await self.db.get_table(hand.table_id)
         if row is None:
             return None
         spec = get_game(row.game)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
 from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable
+from bot.tables.state import TableRuntime
 from bot.ui.base import TableContext
 from games.core.actions import Action
 from games.core.engine import DealResult, Engine
@@ -42,6 +43,15 @@ log = logging.getLogger(__name__)
 
 RECENT_EVENTS = 8
 """Public events kept for the table's narration ("recent moves")."""
+
+
+def judge_decision(current: int, pressed: int) -> None:
+    """Refuse a button made for another decision than the seat's current one: an earlier one is stale (a double
+    click, an old panel); a later one was never offered (decision ids only grow), so the id was forged."""
+    if pressed > current:
+        raise UserError("table.future_decision")
+    if pressed != current:
+        raise UserError("table.stale_decision")
 
 
 @dataclass
@@ -138,7 +148,8 @@ class TableSession:
         self.loading: asyncio.Task[None] | None = None
         # Runtime attachments, owned by the modules that use them.
         self.panel_state: dict[int, dict[str, str]] = {}
-        self.runtime: dict[str, Any] = {}
+        """Each seat's unconfirmed panel choices (never in the engine: nobody else can see them)."""
+        self.runtime = TableRuntime()
 
     # ------------------------------------------------------------------ facts
 
@@ -283,8 +294,8 @@ class TableSession:
             engine = self.playing_engine()
             if expect_serial is not None and engine.serial != expect_serial:
                 raise UserError("table.stale_decision")
-            if decision is not None and engine.decision_id(seat) != decision:
-                raise UserError("table.stale_decision")
+            if decision is not None:
+                judge_decision(engine.decision_id(seat), decision)
             problem = engine.refusal(seat, action)
             if problem is not None:
                 raise problem

@@ -272,7 +272,8 @@ async def test_a_table_update_in_flight_never_lands_after_the_final_message(
     manager.public.mark(table)
     for _ in range(5):
         await asyncio.sleep(0)  # the updater is now waiting inside the picture's update
-    updater = table.runtime["updater"]
+    updater = table.runtime.picture.updater
+    assert updater is not None
     assert not updater.done()
     stopping = asyncio.ensure_future(manager.stop(table, by=world.alice.id))
     for _ in range(5):
@@ -386,9 +387,11 @@ async def test_a_forged_stale_button_on_a_public_message_never_shows_the_panel_p
     table = await open_oicho(world, world.bob)
     seat, mover = whose_turn(world)
     other = world.bob if mover is world.alice else world.alice
-    stale = f"fdb:{table.id}:{table.engine.decision_id(seat) + 3}:a:done"
-    answered = await forge_click(world, mover, stale)
-    assert answered.ephemeral and "earlier decision" in answered.response.content
+    forged = f"fdb:{table.id}:{table.engine.decision_id(seat) + 3}:a:done"
+    answered = await forge_click(world, mover, forged)
+    # A decision id from the future was never offered: it is not called "an earlier decision".
+    assert answered.ephemeral and "never offered to you" in answered.response.content
+    assert "earlier decision" not in answered.response.content
     public = [m.content for m in world.channel.history(viewer=other)]
     assert not any("Your betting turn" in (c or "") for c in public)
 
@@ -447,3 +450,41 @@ async def test_an_unconfirmed_choice_is_gone_from_the_panel_after_a_restart(
 
 def message_by_id_for(world: Any, viewer: Any, message_id: int) -> Any:
     return next(m for m in world.channel.history(viewer=viewer) if m.id == message_id)
+
+
+# ---------------------------------------------------------------- 10. a double click's warning stays
+
+
+def _seen_by(world: Any, member: Any, message_id: int) -> str:
+    """A message's text as the member sees it now (their ephemeral panel, edited in place)."""
+    return next(m.content for m in world.channel.history(viewer=member) if m.id == message_id)
+
+
+@pytest.mark.parametrize("button", ["preset", "max"])
+async def test_a_double_click_still_says_one_press_did_nothing_after_everything_settles(
+    world: Any, button: str
+) -> None:
+    table = await open_oicho(world, world.bob)
+    engine = table.engine
+    seat, mover = whose_turn(world)
+    panel = await open_panel(world, mover)
+    actions = enabled_actions(panel)
+    text = "bet 1 5" if button == "preset" else max((a for a in actions if a.startswith("bet 1 ")), key=len)
+    cid = actions[text]
+    await simultaneous(world, (mover, panel.response, cid), (mover, panel.response, cid))
+    await world.env.settle()
+    amount = int(text.split()[-1])
+    assert engine.view(seat).my_bets == ((1, amount),), "one press made the bet, the other nothing"
+    shown = _seen_by(world, mover, panel.response.id)
+    assert "earlier decision, so nothing was done" in shown, shown
+    assert f"your bets so far: {amount}" in shown
+    # The table moves on without the member pressing anything (their turn timer runs out and the bot finishes
+    # their turn): their open panel is redrawn, and still says that one press did nothing.
+    await world.env.advance_time(61)
+    await world.env.settle()
+    assert table.seats[seat].away
+    redrawn = _seen_by(world, mover, panel.response.id)
+    assert redrawn != shown and "earlier decision, so nothing was done" in redrawn
+    # Their next press is answered in full: the note has been read.
+    fresh = await open_panel(world, mover)
+    assert "earlier decision" not in fresh.response.content

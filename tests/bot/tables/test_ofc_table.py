@@ -397,13 +397,13 @@ async def test_an_open_panel_follows_the_game(world: Any) -> None:
 async def test_a_panel_that_cannot_be_edited_is_let_go(world: Any, clock: Any) -> None:
     table = await _two_members(world)
     await hint_and_confirm(world, world.alice)
-    assert 0 in table.runtime["panels"]
+    assert 0 in table.runtime.panels.open
     # Alice dismissed her panel: the edit fails, the table plays on, and her panel is no longer followed.
-    token = table.runtime["panels"][0].interaction.token
+    token = table.runtime.panels.open[0].interaction.token
     world.env.inject_error("PATCH", f"/webhooks/*/{token}/messages/@original", status=404, code=10008, times=1)
     await hint_and_confirm(world, world.bob)
     await world.env.settle()
-    assert 0 not in table.runtime["panels"] and 1 in table.runtime["panels"]
+    assert 0 not in table.runtime.panels.open and 1 in table.runtime.panels.open
     assert table.engine.public_view().street == 2
     # A panel older than an interaction token's life is not edited again.
     clock.advance(15 * 60)
@@ -411,8 +411,8 @@ async def test_a_panel_that_cannot_be_edited_is_let_go(world: Any, clock: Any) -
     clock.advance(15 * 60)
     await hint_and_confirm(world, world.bob)
     await world.env.settle()
-    assert 0 not in table.runtime["panels"]  # Alice's panel is 15 minutes old by now; Bob's was just opened
-    assert 1 in table.runtime["panels"] and table.engine.public_view().street == 3
+    assert 0 not in table.runtime.panels.open  # Alice's panel is 15 minutes old by now; Bob's was just opened
+    assert 1 in table.runtime.panels.open and table.engine.public_view().street == 3
 
 
 async def test_the_turn_timer_places_for_a_player_who_does_not(world: Any) -> None:

@@ -105,7 +105,7 @@ async def test_out_of_turn_not_seated_and_forged_clicks_change_nothing(world: An
     # Forged ids: another decision, an action out of turn, garbage, an absurd amount.
     idle = engine.decision_id(waiting[0])
     for custom_id, expect in [
-        (f"fdb:{table.id}:{idle + 5}:a:done", "earlier decision"),
+        (f"fdb:{table.id}:{idle + 5}:a:done", "never offered to you"),
         (f"fdb:{table.id}:{idle}:a:done", "not your turn"),
         (f"fdb:{table.id}:{idle}:a:explode~now", "not one of this table's"),
         (f"fdb:999999:{idle}:a:done", "no longer exists"),
