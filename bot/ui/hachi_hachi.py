@@ -401,9 +401,13 @@ class HachiHachiUI(GameUI):
             )
         after = []
         if s.get("busts"):
-            after.append(t("hachi_hachi_ui.busts", lang, names=", ".join(names[b] for b in s["busts"])))
+            # At the game's end nobody leaves any more, and a refund of the pot may give a bust player chips back:
+            # the line says only that this round took their last chip (which is why the game may be over).
+            key = "hachi_hachi_ui.busts_over" if s.get("game_over") else "hachi_hachi_ui.busts"
+            after.append(t(key, lang, names=", ".join(names[b] for b in s["busts"])))
         if s.get("game_over"):
-            after.append(t("hachi_hachi_ui.result_over", lang))
+            ended = "result_over_players" if s.get("ended") == "players" else "result_over"
+            after.append(t(f"hachi_hachi_ui.{ended}", lang))
         elif s.get("next_sp") is not None:
             after.append(t("hachi_hachi_ui.next_sp", lang, name=names[s["next_sp"]]))
         if after:

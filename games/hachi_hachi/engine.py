@@ -494,8 +494,11 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         round_no = self.rounds_done + 1
         if counts:
             self.rounds_done += 1
-        seated_after = sum(1 for s in range(n) if self.stacks[s] + deltas[s] > 0)
-        over = self.rounds_done >= rules.rounds or seated_after < 3
+        # Busts are counted before any end-of-game refund: a player whose fee took his last chip is why the game
+        # ends, even though the refund below gives that fee back to him.
+        busts = [s for s in range(n) if self.stacks[s] > 0 and self.stacks[s] + deltas[s] == 0]
+        too_few = sum(1 for s in range(n) if self.stacks[s] + deltas[s] > 0) < 3
+        over = self.rounds_done >= rules.rounds or too_few
         refund_lines: list[list[int]] = []
         if over and pot_after:
             # §3.2: a pot still unclaimed when the game ends goes back to those who paid into it.
@@ -504,13 +507,11 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             refund_lines = [[s, a] for s, a in enumerate(self.pot_paid) if a]
             pot_after = 0
             self.pot_paid = [0] * n
-        before = list(self.stacks)
         for s in range(n):
             self.stacks[s] += deltas[s]
         self.pot = pot_after
         fees = list(self.fees)
         self.fees = [0] * n  # now in the stacks and the pot: a view between rounds must not count them twice
-        busts = [s for s in range(n) if before[s] > 0 and self.stacks[s] == 0]
         if self.stacks[next_sp] == 0:
             next_sp = self.left_of(next_sp)
         owed = [0] * n
@@ -559,6 +560,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             "busts": busts,
             "next_sp": None if over else next_sp,
             "game_over": over,
+            "ended": None if not over else "players" if too_few else "rounds",
         }
         pot_change = pot_after - pot_before
         paid_out = [(s, taken[s]) for s in range(n) if taken[s]] + [(s, a) for s, a in refund_lines]

@@ -162,6 +162,33 @@ def test_a_whole_game_is_narrated_and_every_round_has_a_results_message(lang: st
     assert f"{best * stake:,}" in str(final["fields"])
 
 
+@pytest.mark.parametrize(
+    ("lang", "busts", "ended", "refund"),
+    [
+        ("en", "Out of chips after this round's fees and payments: bob, carol", "Fewer than three players", "bob 5"),
+        ("ja", "この回の降り賃と支払いでチップがなくなった人: bob, carol", "3人未満になったので", "bob 5"),
+    ],
+)
+def test_players_who_go_bust_on_fold_fees_are_listed_when_the_refunded_pot_ends_the_game(
+    lang: str, busts: str, ended: str, refund: str
+) -> None:
+    # Round 1: everyone folds (fees 2, 3, 4), the pot carries. Round 2 (bob starts): bob's fee of 2 and carol's
+    # (3, capped at her last 2) take their last chips; with fewer than three left the game ends and the pot of 17
+    # goes back to whoever paid into it, so they hold chips again.
+    planned = [Shuffle(order="As"), Shuffle(order="2c"), Shuffle(order="3c")]
+    eng = HachiHachiEngine(HachiHachiRules(), [50, 5, 6], Shuffler(planned=planned, seed_source=lambda: "cd" * 32))
+    for _ in range(2):
+        for action in (act.NoMizuten(), act.Fold(), act.Fold(), act.Fold()):
+            (seat,) = eng.to_act()
+            do(eng, seat, action)
+    assert eng.is_over and eng.stacks == [50, 5, 6]
+    embed = UI.result_embed(eng.results[-1], ctx(lang)).to_dict()
+    text = str(embed)
+    assert busts in text and ended in text and refund in embed["description"]
+    # The round before it took nobody's last chip and said nothing of the kind.
+    assert "bob, carol" not in str(UI.result_embed(eng.results[0], ctx(lang)).to_dict())
+
+
 def test_a_stopped_table_says_where_the_pot_went() -> None:
     result = DealResult(
         3,
