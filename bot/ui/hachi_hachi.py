@@ -406,8 +406,9 @@ class HachiHachiUI(GameUI):
             key = "hachi_hachi_ui.busts_over" if s.get("game_over") else "hachi_hachi_ui.busts"
             after.append(t(key, lang, names=", ".join(names[b] for b in s["busts"])))
         if s.get("game_over"):
-            ended = "result_over_players" if s.get("ended") == "players" else "result_over"
-            after.append(t(f"hachi_hachi_ui.{ended}", lang))
+            # Over before its last round (or after a round that did not count): too few players have chips left.
+            last = s.get("round") is not None and s.get("round") == s.get("rounds")
+            after.append(t("hachi_hachi_ui.result_over" if last else "hachi_hachi_ui.result_over_players", lang))
         elif s.get("next_sp") is not None:
             after.append(t("hachi_hachi_ui.next_sp", lang, name=names[s["next_sp"]]))
         if after:

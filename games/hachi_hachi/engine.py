@@ -560,7 +560,6 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             "busts": busts,
             "next_sp": None if over else next_sp,
             "game_over": over,
-            "ended": None if not over else "players" if too_few else "rounds",
         }
         pot_change = pot_after - pot_before
         paid_out = [(s, taken[s]) for s in range(n) if taken[s]] + [(s, a) for s, a in refund_lines]

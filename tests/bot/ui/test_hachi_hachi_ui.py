@@ -189,6 +189,15 @@ def test_players_who_go_bust_on_fold_fees_are_listed_when_the_refunded_pot_ends_
     assert "bob, carol" not in str(UI.result_embed(eng.results[0], ctx(lang)).to_dict())
 
 
+def test_a_game_that_ends_after_its_last_round_says_so() -> None:
+    eng = engine(seats=3, deal="2c", rounds=1)
+    for action in (act.NoMizuten(), act.Fold(), act.Fold(), act.Play()):
+        (seat,) = eng.to_act()
+        do(eng, seat, action)
+    text = str(UI.result_embed(eng.results[-1], ctx()).to_dict())
+    assert eng.is_over and "That was the last round: the game is over." in text and "Fewer than three" not in text
+
+
 def test_a_stopped_table_says_where_the_pot_went() -> None:
     result = DealResult(
         3,

@@ -292,22 +292,15 @@ def test_busts_on_fold_fees_are_listed_though_the_game_end_refund_gives_the_fees
     e = table({}, seats=3, stacks=[50, 5, 6], later=later)
     calls(e, "no-mizuten", "fold", "fold", "fold")  # fees 2, 3, 4: a pot of 9 carries over
     assert e.stacks == [48, 2, 2] and e.pot_total() == 9 and summary(e)["busts"] == []
-    assert summary(e)["ended"] is None
     # Round 2, P2 starts: his fee (2) and P3's (3, capped at his last 2) leave them without a chip, P1 pays 4.
     calls(e, "no-mizuten", "fold", "fold", "fold")
     s = summary(e)
     assert s["fees"] == [4, 2, 2] and s["outcome"] == "void"
-    assert e.is_over and s["game_over"] and s["ended"] == "players", "fewer than three players have chips left"
+    assert e.is_over and s["game_over"] and s["round"] == 2 < s["rounds"], "fewer than three players have chips"
     # The unclaimed pot of 17 goes back to whoever paid into it, so the bust players hold chips again …
     assert s["end_refund"] == [[P1, 6], [P2, 5], [P3, 6]] and e.stacks == [50, 5, 6]
     # … and yet they are the reason the game ended: they are listed as bust.
     assert s["busts"] == [P2, P3]
-
-
-def test_a_game_that_ends_after_its_last_round_says_so() -> None:
-    e = table({}, seats=3, rounds=1)
-    calls(e, "no-mizuten", "fold", "fold", "play")
-    assert e.is_over and summary(e)["ended"] == "rounds" and summary(e)["busts"] == []
 
 
 def test_stop_result_refunds_the_carried_pot_only() -> None:
