@@ -173,12 +173,15 @@ class HachiHachiUI(GameUI):
         actions = [a for a in legal if isinstance(a, Action)]
         acting = seat in view.to_act and bool(actions)
         if view.phase == "mizuten" and acting:
+            # With two declarers at most, a Mizuten is always void (rules.md §3.2 step 9, Q-H4): it still binds.
+            key = "mizuten_prompt" if view.rules.mizuten_can_pay else "mizuten_prompt_no_bonus"
             lines.append(
                 t(
-                    "hachi_hachi_ui.mizuten_prompt",
+                    f"hachi_hachi_ui.{key}",
                     lang,
                     tricks=view.rules.mizuten_min_tricks,
                     bonus=chips(view.rules.mizuten_bonus, ctx),
+                    max=view.rules.max_declarers,
                 )
             )
             spec.decisions.append(ChooseOne("mizuten", "", _mizuten_options(actions, lang)))
@@ -625,7 +628,10 @@ def _mizuten_options(actions: Sequence[Action], lang: str) -> list[Option]:
 def _declare_prompt(view: HachiSeatView, ctx: TableContext) -> list[str]:
     lang = ctx.lang
     if view.must_play:
-        return [t("hachi_hachi_ui.declare_must_play", lang)]
+        out = [t("hachi_hachi_ui.declare_must_play", lang)]
+        if not view.rules.mizuten_can_pay:
+            out.append(t("hachi_hachi_ui.mizuten_no_bonus", lang, max=view.rules.max_declarers))
+        return out
     out = [
         t(
             "hachi_hachi_ui.declare_prompt",

@@ -225,9 +225,10 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         return seat
 
     def mizuten_offered(self) -> bool:
-        # Decision: with max_declarers = 2 there can never be three declarers, so Mizuten could never pay
-        # (§3.2 step 9); it is not offered rather than forcing a start player to play for nothing.
-        return self.rules.mizuten_enabled and self.rules.max_declarers >= 3
+        # §3.2 step 1 lets the start player declare Mizuten whatever max_declarers is. With max_declarers = 2 it
+        # can never pay (its bonus needs three declarers, step 9 and Q-H4): it only binds him to play, and is void
+        # at the round's end like any Mizuten with fewer than three declarers (``rules.mizuten_can_pay``).
+        return self.rules.mizuten_enabled
 
     def must_play(self, seat: int) -> bool:
         return bool(self.mizuten) and seat == self.sp

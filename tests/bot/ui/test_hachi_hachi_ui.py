@@ -80,6 +80,28 @@ def test_mizuten_then_the_declarer_cannot_fold_and_the_others_see_the_fee() -> N
     assert "Folding now costs **15** chips" in spec.text
 
 
+def test_mizuten_is_offered_with_two_declarers_and_the_panel_says_it_cannot_earn_the_bonus() -> None:
+    eng = engine(max_declarers=2)
+    text, found = options(eng, 0)
+    assert [o.action for o in found] == [act.Mizuten(), act.NoMizuten()]
+    assert "you must play this round" in text
+    assert "at this table at most 2 may: here Mizuten can never earn its bonus" in text
+    assert "every other player pays you" not in text
+    text, _ = options(eng, 0, "ja")
+    assert "この卓で出られるのは2人までなので、ここでは見ず転でボーナスをもらうことはできません" in text
+    do(eng, 0, act.Mizuten())
+    text, found = options(eng, 0)
+    assert [(o.action, o.enabled) for o in found] == [(act.Play(), True), (None, False)]
+    assert "your Mizuten cannot earn its bonus: it only binds you to play" in text
+    assert "見ず転のボーナスはもらえません。出る義務だけが残ります。" in options(eng, 0, "ja")[0]
+    # Where three may play, the prompt promises the bonus and says nothing of the kind.
+    text, _ = options(engine(), 0)
+    assert "every other player pays you 1 chip(s)" in text and "never earn" not in text
+    eng = engine()
+    do(eng, 0, act.Mizuten())
+    assert "cannot earn its bonus" not in options(eng, 0)[0]
+
+
 def test_split_or_fight_stays_secret_until_both_chose() -> None:
     eng = engine()
     do(eng, 0, act.NoMizuten())

@@ -170,7 +170,7 @@ def test_views_hide_other_hands_folded_hands_and_the_stock() -> None:
 
 def test_forced_out_hands_stay_hidden_until_the_split_choice_is_made() -> None:
     e = table(FORCED, seats=4, max_declarers=2)
-    calls(e, "play", "play")
+    calls(e, "no-mizuten", "play", "play")
     assert [ln.state for ln in e.public_view().lines] == ["play", "play", "forced_out", "forced_out"]
     assert set(e.dealt[P3]) <= e.hidden_from(None)
     act(e, P2, "split")
