@@ -418,6 +418,13 @@ class HachiHachiUI(GameUI):
             embed.add_field(name="\u200b", value="\n".join(after)[:1024], inline=False)
         return embed
 
+    def card_label(self, card: str, lang: str) -> str | None:
+        """``Q♥️``, as the hand, the trick and the card buttons show a card."""
+        try:
+            return card_text(FrenchCard.parse(card))
+        except ValueError:  # NotationError: not a French card
+            return None
+
 
 # ---------------------------------------------------------------- public pieces
 

@@ -12,6 +12,7 @@ from games.core.cards import FrenchCard, parse_french
 from games.core.rng import Shuffle, Shuffler
 from games.core.snapshot import decode
 from games.hachi_hachi import events as ev
+from tests.bot.conftest import LOCALES
 from tests.bot.tables.any_game import START_BALANCE, _click_something, check_chips, private_panels_stay_private
 from tests.bot.tables.driver import enabled_actions, forge_click, live_table, open_panel, press, table_message
 
@@ -331,8 +332,13 @@ async def test_forged_ids_and_a_stale_card_button_change_nothing(world: Any) -> 
 
     # Bob must follow clubs: a forged A♥ is refused with the reason, and so is a card he does not hold.
     bob_now = engine.decision_id(1)
-    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "you must follow suit, not play Ah")
-    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "Qc is not in your hand")
+    # Cards are named as his panel names them (Q♣️), in his language, never by their code (Qc).
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "(♣ clubs): you must follow suit, not play A♥️.")
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "⚠️ Q♣️ is not in your hand.")
+    LOCALES[bob.id] = "ja"
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "⚠️ Q♣️ は手札にありません。")
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "（♣ クラブ）の札を持っているので、A♥️ ではなく")
+    del LOCALES[bob.id]
     await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Zz", "not one of this table's")
     await refused(bob, f"fdb:{table.id}:{bob_now}:a:split", "You cannot do that now (the round is at: trick play)")
     await refused(bob, f"fdb:999999:{bob_now}:a:card~Ac", "This table no longer exists.")
