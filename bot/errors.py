@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import discord
 
-from bot.i18n import has, t
+from bot.i18n import has, lang_of, t
 from games.core.errors import IllegalAction
 from games.core.house_rules import RuleError
 
@@ -48,16 +48,39 @@ def message_for(error: BaseException, locale: object) -> str | None:
     return None
 
 
+CARD_PARAMS = frozenset({"card", "cards", "winning", "options"})
+"""Refusal parameters whose value is cards in the engine's notation: one card (``card``: ``"5s"``), a play
+(``cards``, and ``winning``, the play to beat: ``"3C 4C 5C"``), or several plays (``options``: ``"9S / 1T LT"``).
+Every engine's refusals were checked for these names (``games/*/engine.py``)."""
+
+
 def _localised(code: str, params: dict[str, Any], locale: object) -> dict[str, Any]:
-    """Word-valued parameters in the reader's language: ``row="front"`` of an ``ofc.`` message reads
-    ``t("ofc.row_front")`` when the catalog has that key (engines speak in identifiers, not words)."""
+    """Parameters as the reader's panels put them (engines speak in identifiers, not words):
+
+    * a word: ``row="front"`` of an ``ofc.`` message reads ``t("ofc.row_front")`` when the catalog has that key;
+    * cards: each card of a :data:`CARD_PARAMS` value is named as that game's panels name it (``5s`` → ``5♠️``
+      in Hachi-Hachi, ``7M`` → ``七貫`` in Japanese Luk Fu); the code's namespace is the game's id."""
     namespace = code.split(".", 1)[0]
     out = dict(params)
     for name, value in params.items():
+        if not isinstance(value, str):
+            continue
         key = f"{namespace}.{name}_{value}"
-        if isinstance(value, str) and has(key):
+        if has(key):
             out[name] = t(key, locale)
+        elif name in CARD_PARAMS:
+            out[name] = _cards_named(namespace, value, lang_of(locale))
     return out
+
+
+def _cards_named(game_id: str, text: str, lang: str) -> str:
+    """Every card in ``text`` by the game's own label; anything else (the `` / `` between plays) as it is."""
+    from bot.ui import adapters  # the presentations import this module: look them up only when needed
+
+    ui = adapters().get(game_id)
+    if ui is None:
+        return text
+    return " ".join(ui.card_label(token, lang) or token for token in text.split(" "))
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -60,6 +60,12 @@ class GameUI(ABC):
     def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
         """The public results message of one finished deal."""
 
+    def card_label(self, card: str, lang: str) -> str | None:
+        """One card, given in the engine's notation (``5s``, ``7M``), named as this game's panels name it in
+        ``lang`` (``en`` or ``ja``); None when ``card`` is not one of this game's cards. Refusals name the cards
+        in their parameters with it (:func:`bot.errors.message_for`), so a refusal reads like the panel."""
+        return None
+
     def describe(self, event: Event, ctx: TableContext) -> str | None:
         """One line narrating an event for the table (None: not worth a line). Only public events and a seat's
         own private ones are ever passed, each to whoever may see it."""

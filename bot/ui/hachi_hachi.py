@@ -173,12 +173,15 @@ class HachiHachiUI(GameUI):
         actions = [a for a in legal if isinstance(a, Action)]
         acting = seat in view.to_act and bool(actions)
         if view.phase == "mizuten" and acting:
+            # With two declarers at most, a Mizuten is always void (rules.md §3.2 step 9, Q-H4): it still binds.
+            key = "mizuten_prompt" if view.rules.mizuten_can_pay else "mizuten_prompt_no_bonus"
             lines.append(
                 t(
-                    "hachi_hachi_ui.mizuten_prompt",
+                    f"hachi_hachi_ui.{key}",
                     lang,
                     tricks=view.rules.mizuten_min_tricks,
                     bonus=chips(view.rules.mizuten_bonus, ctx),
+                    max=view.rules.max_declarers,
                 )
             )
             spec.decisions.append(ChooseOne("mizuten", "", _mizuten_options(actions, lang)))
@@ -401,14 +404,26 @@ class HachiHachiUI(GameUI):
             )
         after = []
         if s.get("busts"):
-            after.append(t("hachi_hachi_ui.busts", lang, names=", ".join(names[b] for b in s["busts"])))
+            # At the game's end nobody leaves any more, and a refund of the pot may give a bust player chips back:
+            # the line says only that this round took their last chip (which is why the game may be over).
+            key = "hachi_hachi_ui.busts_over" if s.get("game_over") else "hachi_hachi_ui.busts"
+            after.append(t(key, lang, names=", ".join(names[b] for b in s["busts"])))
         if s.get("game_over"):
-            after.append(t("hachi_hachi_ui.result_over", lang))
+            # Over before its last round (or after a round that did not count): too few players have chips left.
+            last = s.get("round") is not None and s.get("round") == s.get("rounds")
+            after.append(t("hachi_hachi_ui.result_over" if last else "hachi_hachi_ui.result_over_players", lang))
         elif s.get("next_sp") is not None:
             after.append(t("hachi_hachi_ui.next_sp", lang, name=names[s["next_sp"]]))
         if after:
             embed.add_field(name="\u200b", value="\n".join(after)[:1024], inline=False)
         return embed
+
+    def card_label(self, card: str, lang: str) -> str | None:
+        """``Q♥️``, as the hand, the trick and the card buttons show a card."""
+        try:
+            return card_text(FrenchCard.parse(card))
+        except ValueError:  # NotationError: not a French card
+            return None
 
 
 # ---------------------------------------------------------------- public pieces
@@ -620,7 +635,10 @@ def _mizuten_options(actions: Sequence[Action], lang: str) -> list[Option]:
 def _declare_prompt(view: HachiSeatView, ctx: TableContext) -> list[str]:
     lang = ctx.lang
     if view.must_play:
-        return [t("hachi_hachi_ui.declare_must_play", lang)]
+        out = [t("hachi_hachi_ui.declare_must_play", lang)]
+        if not view.rules.mizuten_can_pay:
+            out.append(t("hachi_hachi_ui.mizuten_no_bonus", lang, max=view.rules.max_declarers))
+        return out
     out = [
         t(
             "hachi_hachi_ui.declare_prompt",

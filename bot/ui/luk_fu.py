@@ -270,6 +270,13 @@ class LukFuUI(GameUI):
             )
         return embed
 
+    def card_label(self, card: str, lang: str) -> str | None:
+        """``七貫`` (Japanese) or ``七貫 7M`` (English), 🔴 for a red card, as the hand shows a card."""
+        try:
+            return card_text(LukFuCard.parse(card), lang)
+        except ValueError:  # NotationError: not a Luk Fu card
+            return None
+
 
 # ---------------------------------------------------------------- pieces
 

@@ -323,6 +323,13 @@ class OFCUI(GameUI):
                 )
         return embed
 
+    def card_label(self, card: str, lang: str) -> str | None:
+        """``A♠``, as the boards and the cards to place show a card."""
+        try:
+            return pretty(FrenchCard.parse(card))
+        except ValueError:  # NotationError: not a French card
+            return None
+
 
 # ---------------------------------------------------------------- text pieces
 

@@ -254,6 +254,13 @@ class OichoUI(GameUI):
                 )
         return embed
 
+    def card_label(self, card: str, lang: str) -> str | None:
+        """``[3]``, as the piles show a card (no refusal names a card today: no Oicho-Kabu move names one)."""
+        try:
+            return card_text(KabuCard.parse(card))
+        except ValueError:  # NotationError: not a kabufuda card
+            return None
+
 
 def _summary_hand(data: dict[str, Any], lang: str) -> str:
     cards = data.get("cards")

@@ -225,9 +225,10 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         return seat
 
     def mizuten_offered(self) -> bool:
-        # Decision: with max_declarers = 2 there can never be three declarers, so Mizuten could never pay
-        # (§3.2 step 9); it is not offered rather than forcing a start player to play for nothing.
-        return self.rules.mizuten_enabled and self.rules.max_declarers >= 3
+        # §3.2 step 1 lets the start player declare Mizuten whatever max_declarers is. With max_declarers = 2 it
+        # can never pay (its bonus needs three declarers, step 9 and Q-H4): it only binds him to play, and is void
+        # at the round's end like any Mizuten with fewer than three declarers (``rules.mizuten_can_pay``).
+        return self.rules.mizuten_enabled
 
     def must_play(self, seat: int) -> bool:
         return bool(self.mizuten) and seat == self.sp
@@ -494,8 +495,11 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         round_no = self.rounds_done + 1
         if counts:
             self.rounds_done += 1
-        seated_after = sum(1 for s in range(n) if self.stacks[s] + deltas[s] > 0)
-        over = self.rounds_done >= rules.rounds or seated_after < 3
+        # Busts are counted before any end-of-game refund: a player whose fee took his last chip is why the game
+        # ends, even though the refund below gives that fee back to him.
+        busts = [s for s in range(n) if self.stacks[s] > 0 and self.stacks[s] + deltas[s] == 0]
+        too_few = sum(1 for s in range(n) if self.stacks[s] + deltas[s] > 0) < 3
+        over = self.rounds_done >= rules.rounds or too_few
         refund_lines: list[list[int]] = []
         if over and pot_after:
             # §3.2: a pot still unclaimed when the game ends goes back to those who paid into it.
@@ -504,13 +508,11 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             refund_lines = [[s, a] for s, a in enumerate(self.pot_paid) if a]
             pot_after = 0
             self.pot_paid = [0] * n
-        before = list(self.stacks)
         for s in range(n):
             self.stacks[s] += deltas[s]
         self.pot = pot_after
         fees = list(self.fees)
         self.fees = [0] * n  # now in the stacks and the pot: a view between rounds must not count them twice
-        busts = [s for s in range(n) if before[s] > 0 and self.stacks[s] == 0]
         if self.stacks[next_sp] == 0:
             next_sp = self.left_of(next_sp)
         owed = [0] * n

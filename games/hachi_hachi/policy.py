@@ -1,7 +1,8 @@
 """A baseline bot player for Hachi-Hachi Trick that looks only at its own seat view.
 
 * Mizuten: decided before any card is seen, so on the position alone: rarely (``MIZUTEN_RATE``), a little more
-  often with a fat pot carried over, never with a short stack;
+  often with a fat pot carried over, never with a short stack, and never where it cannot pay (two declarers at
+  most), since there it only takes away the right to fold;
 * play or fold: an expected-value guess in points. Playing is worth the tricks the hand should take
   (:func:`estimate_tricks`: Aces, Kings, trumps, voids to ruff with) against the rivals it will probably face
   (those who declared, and a share of those still to speak), plus its hand value against an average hand, plus a
@@ -117,7 +118,7 @@ def choose(view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random
     if "mizuten" in verbs:
         rate = MIZUTEN_RATE * (3 if view.pot_carried >= 2 * len(view.players) else 1)
         short = view.stacks[view.seat] < view.rules.starting_chips // 2
-        declare = not short and rng.random() < rate
+        declare = view.rules.mizuten_can_pay and not short and rng.random() < rate
         return verbs["mizuten"] if declare else verbs["no-mizuten"]
     if "fold" in verbs:
         return verbs["play"] if play_value(view) + view.fold_fee >= 0 else verbs["fold"]

@@ -166,6 +166,13 @@ class HachiHachiRules(BaseModel):
             raise ValueError(f"a rank cannot make both Ōba and Zetsuba: {shown} is in oba_ranks and zetsuba_ranks")
         return self
 
+    @property
+    def mizuten_can_pay(self) -> bool:
+        """Whether a Mizuten can ever earn its bonus here: only with three declarers (§3.2 step 9, Q-H4), which
+        ``max_declarers = 2`` never allows. It is still offered then (§3.2 step 1 does not depend on it): it binds
+        the start player to play and is void at the round's end."""
+        return self.mizuten_enabled and self.max_declarers >= 3
+
     def field_of(self, rank: int) -> tuple[str, int]:
         """The field an indicator of this rank (2..14) makes, and its multiplier M: ``("oba", 2)`` …"""
         name = rank_name(rank)

@@ -12,6 +12,7 @@ from games.core.cards import FrenchCard, parse_french
 from games.core.rng import Shuffle, Shuffler
 from games.core.snapshot import decode
 from games.hachi_hachi import events as ev
+from tests.bot.conftest import LOCALES
 from tests.bot.tables.any_game import START_BALANCE, _click_something, check_chips, private_panels_stay_private
 from tests.bot.tables.driver import enabled_actions, forge_click, live_table, open_panel, press, table_message
 
@@ -331,8 +332,13 @@ async def test_forged_ids_and_a_stale_card_button_change_nothing(world: Any) -> 
 
     # Bob must follow clubs: a forged A♥ is refused with the reason, and so is a card he does not hold.
     bob_now = engine.decision_id(1)
-    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "you must follow suit, not play Ah")
-    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "Qc is not in your hand")
+    # Cards are named as his panel names them (Q♣️), in his language, never by their code (Qc).
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "(♣ clubs): you must follow suit, not play A♥️.")
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "⚠️ Q♣️ is not in your hand.")
+    LOCALES[bob.id] = "ja"
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Qc", "⚠️ Q♣️ は手札にありません。")
+    await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Ah", "（♣ クラブ）の札を持っているので、A♥️ ではなく")
+    del LOCALES[bob.id]
     await refused(bob, f"fdb:{table.id}:{bob_now}:a:card~Zz", "not one of this table's")
     await refused(bob, f"fdb:{table.id}:{bob_now}:a:split", "You cannot do that now (the round is at: trick play)")
     await refused(bob, f"fdb:999999:{bob_now}:a:card~Ac", "This table no longer exists.")
@@ -348,3 +354,59 @@ async def test_forged_ids_and_a_stale_card_button_change_nothing(world: Any) -> 
     assert set(enabled_actions(await open_panel(world, alice))) == {"card 7c"}
     await press(world, alice, "card 7c")
     assert engine.view(0).tricks[1] == 2
+
+
+# ---------------------------------------------------------------- 5. Mizuten where only two may play
+
+
+# Alice (SP) and Bob play, Carol is forced out. Clubs are trumps (7♣). No hand scores and Carol holds no Ace.
+TWO_DEAL = " ".join(
+    [
+        "As Ks 2h 6h 3d 8d Ac",  # Alice
+        "4s 5s Ah Kh 4d 9d 2c",  # Bob
+        "2s 3s 7s 3h 5h Td Qd",  # Carol
+        "7c",
+    ]
+)
+
+
+async def test_a_member_declares_mizuten_at_a_two_declarer_table_and_it_earns_no_bonus(world: Any) -> None:
+    await _set_rules(world, max_declarers=2, rounds=1)
+    _stack(world, TWO_DEAL)
+    table = await _open_three(world)
+    engine = table.engine
+    alice, bob, carol = world.alice, world.bob, world.carol
+    # The start player is offered Mizuten, and told it cannot pay here.
+    panel = await open_panel(world, alice)
+    assert set(enabled_actions(panel)) == {"mizuten", "no-mizuten"}
+    assert "at this table at most 2 may: here Mizuten can never earn its bonus" in panel.response.content
+    await alice.click(panel.response, custom_id=enabled_actions(panel)["mizuten"])
+    assert engine.mizuten is True
+    assert "**見ず転 Mizuten** declared by alice: they must play this round." in _embed_text(table_message(world))
+    # She must play: her panel offers only Play, says why, and a forged Fold is refused.
+    panel = await open_panel(world, alice)
+    assert set(enabled_actions(panel)) == {"play"}
+    assert "your Mizuten cannot earn its bonus: it only binds you to play" in panel.response.content
+    before = json.dumps(engine.snapshot())
+    answer = await forge_click(world, alice, f"fdb:{table.id}:{engine.decision_id(0)}:a:fold")
+    assert answer.ephemeral and "you must play this round" in answer.response.content
+    assert json.dumps(engine.snapshot()) == before
+    await alice.click(panel.response, custom_id=enabled_actions(panel)["play"])
+    await press(world, bob, "play")
+    assert engine.forced == [2] and engine.phase == "choose"
+    await press(world, alice, "fight")
+    await press(world, bob, "fight")
+    # Alice takes four tricks: with three declarers that would have earned the Mizuten bonus.
+    members = {0: alice, 1: bob, 2: carol}
+    for play in ("As 4s", "Ks 5s", "2h Ah", "Kh 6h", "4d 8d", "3d 9d", "2c Ac"):
+        for card in play.split():
+            await press(world, members[min(engine.to_act())], f"card {card}")
+    assert not world.env.bot.tables.tables
+    (result,) = await world.env.bot.db.table_history(table.id, limit=10)
+    assert result.summary["tricks"][:2] == [4, 3]
+    assert result.summary["mizuten"] is True and result.summary["mizuten_paid"] is False
+    assert list(result.deltas) == [2, -2, 0], "tricks only: Bob pays 2 × 1; nobody pays a Mizuten bonus"
+    (embed,) = _results(world)
+    assert "見ず転 Mizuten: alice" in embed["description"] and "paid off" not in embed["description"]
+    (chips,) = [f["value"] for f in embed["fields"] if f["name"] == "Chips"]
+    assert "Mizuten" not in chips and dict(RESULT_LINE.findall(chips)) == {"alice": "+2", "bob": "-2"}

@@ -80,6 +80,28 @@ def test_mizuten_then_the_declarer_cannot_fold_and_the_others_see_the_fee() -> N
     assert "Folding now costs **15** chips" in spec.text
 
 
+def test_mizuten_is_offered_with_two_declarers_and_the_panel_says_it_cannot_earn_the_bonus() -> None:
+    eng = engine(max_declarers=2)
+    text, found = options(eng, 0)
+    assert [o.action for o in found] == [act.Mizuten(), act.NoMizuten()]
+    assert "you must play this round" in text
+    assert "at this table at most 2 may: here Mizuten can never earn its bonus" in text
+    assert "every other player pays you" not in text
+    text, _ = options(eng, 0, "ja")
+    assert "この卓で出られるのは2人までなので、ここでは見ず転でボーナスをもらうことはできません" in text
+    do(eng, 0, act.Mizuten())
+    text, found = options(eng, 0)
+    assert [(o.action, o.enabled) for o in found] == [(act.Play(), True), (None, False)]
+    assert "your Mizuten cannot earn its bonus: it only binds you to play" in text
+    assert "見ず転のボーナスはもらえません。出る義務だけが残ります。" in options(eng, 0, "ja")[0]
+    # Where three may play, the prompt promises the bonus and says nothing of the kind.
+    text, _ = options(engine(), 0)
+    assert "every other player pays you 1 chip(s)" in text and "never earn" not in text
+    eng = engine()
+    do(eng, 0, act.Mizuten())
+    assert "cannot earn its bonus" not in options(eng, 0)[0]
+
+
 def test_split_or_fight_stays_secret_until_both_chose() -> None:
     eng = engine()
     do(eng, 0, act.NoMizuten())
@@ -160,6 +182,42 @@ def test_a_whole_game_is_narrated_and_every_round_has_a_results_message(lang: st
     final = UI.public_summary(eng.public_view(), c).to_dict()
     best = max(eng.stacks)
     assert f"{best * stake:,}" in str(final["fields"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "busts", "ended", "refund"),
+    [
+        ("en", "Out of chips after this round's fees and payments: bob, carol", "Fewer than three players", "bob 5"),
+        ("ja", "この回の降り賃と支払いでチップがなくなった人: bob, carol", "3人未満になったので", "bob 5"),
+    ],
+)
+def test_players_who_go_bust_on_fold_fees_are_listed_when_the_refunded_pot_ends_the_game(
+    lang: str, busts: str, ended: str, refund: str
+) -> None:
+    # Round 1: everyone folds (fees 2, 3, 4), the pot carries. Round 2 (bob starts): bob's fee of 2 and carol's
+    # (3, capped at her last 2) take their last chips; with fewer than three left the game ends and the pot of 17
+    # goes back to whoever paid into it, so they hold chips again.
+    planned = [Shuffle(order="As"), Shuffle(order="2c"), Shuffle(order="3c")]
+    eng = HachiHachiEngine(HachiHachiRules(), [50, 5, 6], Shuffler(planned=planned, seed_source=lambda: "cd" * 32))
+    for _ in range(2):
+        for action in (act.NoMizuten(), act.Fold(), act.Fold(), act.Fold()):
+            (seat,) = eng.to_act()
+            do(eng, seat, action)
+    assert eng.is_over and eng.stacks == [50, 5, 6]
+    embed = UI.result_embed(eng.results[-1], ctx(lang)).to_dict()
+    text = str(embed)
+    assert busts in text and ended in text and refund in embed["description"]
+    # The round before it took nobody's last chip and said nothing of the kind.
+    assert "bob, carol" not in str(UI.result_embed(eng.results[0], ctx(lang)).to_dict())
+
+
+def test_a_game_that_ends_after_its_last_round_says_so() -> None:
+    eng = engine(seats=3, deal="2c", rounds=1)
+    for action in (act.NoMizuten(), act.Fold(), act.Fold(), act.Play()):
+        (seat,) = eng.to_act()
+        do(eng, seat, action)
+    text = str(UI.result_embed(eng.results[-1], ctx()).to_dict())
+    assert eng.is_over and "That was the last round: the game is over." in text and "Fewer than three" not in text
 
 
 def test_a_stopped_table_says_where_the_pot_went() -> None:

@@ -170,7 +170,7 @@ def test_views_hide_other_hands_folded_hands_and_the_stock() -> None:
 
 def test_forced_out_hands_stay_hidden_until_the_split_choice_is_made() -> None:
     e = table(FORCED, seats=4, max_declarers=2)
-    calls(e, "play", "play")
+    calls(e, "no-mizuten", "play", "play")
     assert [ln.state for ln in e.public_view().lines] == ["play", "play", "forced_out", "forced_out"]
     assert set(e.dealt[P3]) <= e.hidden_from(None)
     act(e, P2, "split")
@@ -285,6 +285,22 @@ def test_a_bust_that_leaves_two_players_ends_the_game() -> None:
     calls(e, "no-mizuten", "play", "fold", "fold")
     assert deltas(e) == (5, -2, -3) and e.is_over and e.winners == [P1]
     assert summary(e)["game_over"] and summary(e)["next_sp"] is None
+
+
+def test_busts_on_fold_fees_are_listed_though_the_game_end_refund_gives_the_fees_back() -> None:
+    later = [round_order({}, sp=P2, stacks=[48, 2, 2], indicator="8d")]
+    e = table({}, seats=3, stacks=[50, 5, 6], later=later)
+    calls(e, "no-mizuten", "fold", "fold", "fold")  # fees 2, 3, 4: a pot of 9 carries over
+    assert e.stacks == [48, 2, 2] and e.pot_total() == 9 and summary(e)["busts"] == []
+    # Round 2, P2 starts: his fee (2) and P3's (3, capped at his last 2) leave them without a chip, P1 pays 4.
+    calls(e, "no-mizuten", "fold", "fold", "fold")
+    s = summary(e)
+    assert s["fees"] == [4, 2, 2] and s["outcome"] == "void"
+    assert e.is_over and s["game_over"] and s["round"] == 2 < s["rounds"], "fewer than three players have chips"
+    # The unclaimed pot of 17 goes back to whoever paid into it, so the bust players hold chips again …
+    assert s["end_refund"] == [[P1, 6], [P2, 5], [P3, 6]] and e.stacks == [50, 5, 6]
+    # … and yet they are the reason the game ended: they are listed as bust.
+    assert s["busts"] == [P2, P3]
 
 
 def test_stop_result_refunds_the_carried_pot_only() -> None:

@@ -9,8 +9,26 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hachi_kit import P1, P2, P3, P4, act, calls, deltas, net, only, paid, round_order, rules, summary, table, tricks
+from hachi_kit import (
+    P1,
+    P2,
+    P3,
+    P4,
+    act,
+    calls,
+    deltas,
+    net,
+    only,
+    paid,
+    round_order,
+    rules,
+    summary,
+    table,
+    texts,
+    tricks,
+)
 
+from games.core.errors import IllegalAction
 from games.core.house_rules import RuleError, find_option, options, with_option
 from games.core.rule_tables import tables, with_row
 from games.hachi_hachi.engine import HachiHachiEngine
@@ -135,8 +153,7 @@ FORCED = {
 @pytest.mark.parametrize(("ace_value", "each"), [(0, 0), (1, 2), (3, 6)])
 def test_max_declarers_two_and_forced_out_ace_value(ace_value: int, each: int) -> None:
     e = table(FORCED, seats=4, max_declarers=2, forced_out_ace_value=ace_value)
-    assert e.phase == "declare", "Mizuten is not offered: it needs three declarers"
-    calls(e, "play", "play")
+    calls(e, "no-mizuten", "play", "play")
     assert e.forced == [P3, P4] and e.phase == "choose"
     assert e.reveals == [], "forced-out hands are shown only once the split/fight choice is made"
     act(e, P1, "split")
@@ -307,6 +324,31 @@ def test_mizuten_without_three_declarers_is_void() -> None:
     act(e, P4, "fight")
     act(e, P1, "fight")
     tricks(e, "As 8s", "Ks 9s", "2h 3h", "5h 6h", "3d Ad", "Kd 8d", "3c Ac")
+    assert summary(e)["mizuten"] is True and summary(e)["mizuten_paid"] is False
+    assert paid(e, "mizuten") == {}
+
+
+@pytest.mark.parametrize("choice", ["fight", "split"])
+def test_mizuten_is_offered_with_two_declarers_at_most_binds_the_start_player_and_is_void(choice: str) -> None:
+    # §3.2 step 1 offers Mizuten whatever max_declarers is; its bonus needs three declarers (step 9, Q-H4).
+    e = table(HH7, seats=4, max_declarers=2)
+    assert not e.rules.mizuten_can_pay and e.public_view().mizuten_offered
+    assert e.phase == "mizuten" and texts(e, P1) == ["mizuten", "no-mizuten"]
+    calls(e, "mizuten")
+    assert texts(e, P1) == ["play"] and e.view(P1).must_play, "he declared Mizuten: he must play"
+    with pytest.raises(IllegalAction) as refused:
+        act(e, P1, "fold")
+    assert refused.value.code == "hachi_hachi.mizuten_must_play"
+    calls(e, "play", "play")
+    assert e.declarers == [P1, P2] and e.forced == [P3, P4]
+    act(e, P1, choice)
+    act(e, P2, choice)
+    if choice == "fight":
+        # P1 takes 4 tricks: three or more would earn the bonus at a table of three declarers.
+        tricks(e, "As 4s", "Ks 5s", "2h Ah", "Kh 6h", "4d 8d", "3d 9d", "2c Ac")
+        assert summary(e)["tricks"][P1] == 4 and summary(e)["outcome"] == "play"
+    else:
+        assert summary(e)["outcome"] == "split"
     assert summary(e)["mizuten"] is True and summary(e)["mizuten_paid"] is False
     assert paid(e, "mizuten") == {}
 

@@ -66,6 +66,9 @@ def test_mizuten_is_rare_and_never_with_a_short_stack() -> None:
     assert 0 < declared < 2000 * MIZUTEN_RATE * 2
     short = table({}, seats=5, stacks=[10, 50, 50, 50, 50])
     assert all(decide(short, P1, random.Random(i)) == "no-mizuten" for i in range(300))
+    two = table({}, seats=5, max_declarers=2)
+    assert two.phase == "mizuten"
+    assert all(decide(two, P1, random.Random(i)) == "no-mizuten" for i in range(2000)), "it can never pay here"
 
 
 def test_split_with_a_weak_hand_fight_with_a_strong_one() -> None:
