@@ -10,10 +10,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bot.storage.errors import IntegrityError, InvalidState
-from bot.storage.models import DealToSettle, LogEntry, Step
+from bot.storage.models import DealToSettle, JsonObject, LogEntry, Step
 from bot.storage.tables.base import _log_rows, _no_table
 from bot.storage.tables.closing import ClosingOps
 from bot.storage.tables.settlement import SettlementOps
@@ -135,7 +134,7 @@ class LogOps(SettlementOps, ClosingOps):
         data["actions"] = [[r["seat"], r["body"]] for r in rows if r["kind"] == "action"]
         return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
-    async def deal_shuffles(self, table_id: int, deal_no: int) -> list[dict[str, Any]]:
+    async def deal_shuffles(self, table_id: int, deal_no: int) -> list[JsonObject]:
         """The shuffles of one deal (JSON objects), in order."""
         rows = await self._read(
             lambda: All(

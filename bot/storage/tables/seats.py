@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Mapping
-from typing import Any
 
 from bot.storage.core import Leg
 from bot.storage.economy import check_amount
 from bot.storage.errors import InvalidState, InvalidValue, NotFound, StorageError
-from bot.storage.models import SeatChange, Table, dump_outcome, load_outcome
+from bot.storage.models import JsonValue, SeatChange, Table, dump_outcome, load_outcome
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Exec, Insert, Scalar
 
@@ -32,7 +31,7 @@ class SeatOps(TableBase):
         *,
         buy_in: int,
         stake: int = 1,
-        rules: Mapping[str, Any] | None = None,
+        rules: Mapping[str, JsonValue] | None = None,
         practice: bool = False,
         lang: str = "en",
     ) -> Table:

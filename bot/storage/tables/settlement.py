@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from bot.storage.core import Leg
 from bot.storage.errors import IntegrityError, InvalidState, InvalidValue
-from bot.storage.models import Settlement, Table, dump_outcome, load_outcome
+from bot.storage.models import JsonValue, Settlement, Table, dump_outcome, load_outcome
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Insert, Many
 
@@ -23,7 +22,7 @@ class SettlementOps(TableBase):
         table_id: int,
         deal_no: int,
         deltas: Sequence[int],
-        summary: Mapping[str, Any],
+        summary: Mapping[str, JsonValue],
         *,
         key: str | None = None,
         pot: int = 0,
@@ -46,7 +45,7 @@ class SettlementOps(TableBase):
         table_id: int,
         deal_no: int,
         deltas: Sequence[int],
-        summary: Mapping[str, Any],
+        summary: Mapping[str, JsonValue],
         key: str | None,
         now: float,
         table: Table | None = None,
