@@ -2,7 +2,7 @@
 
     python bench/bench_render_hachi_hachi.py [--repeat N] [--format png|webp]
 
-The public views are :func:`bot.render.samples.hachi_hachi_sample_views`: a real 7-seat game from fixed shuffles,
+The public views are :func:`tests.bot.render.samples.hachi_hachi_sample_views`: a real 7-seat game from fixed shuffles,
 scripted declarations and the bot's policy in trick play, so every run draws the same frames. It times a trick in
 progress (trick 4, Zetsuba 絶場, Mizuten 見ず転, three declarers and four forced-out hands revealed, the last
 trick beside it) and the next round's declarations with the last round's result and last trick (round over).
@@ -25,8 +25,8 @@ from PIL import Image
 
 from bot.render.encode import Format
 from bot.render.hachi_hachi import compose_hachi_hachi_table, render_hachi_hachi_table
-from bot.render.samples import HACHI_NAMES, hachi_hachi_cards_on_table, hachi_hachi_sample_views
 from games.hachi_hachi.views import HachiPublicView
+from tests.bot.render.samples import HACHI_NAMES, hachi_hachi_cards_on_table, hachi_hachi_sample_views
 
 LANG = "ja"
 STAKE = 10

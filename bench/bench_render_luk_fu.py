@@ -2,7 +2,7 @@
 
     python bench/bench_render_luk_fu.py [--repeat N] [--format png|webp]
 
-The public views are :func:`bot.render.samples.luk_fu_sample_views`: real 3- and 4-seat games played by the
+The public views are :func:`tests.bot.render.samples.luk_fu_sample_views`: real 3- and 4-seat games played by the
 bot's own policy from fixed seeds (and a few stacked deals), so every run draws the same frames. For each seat
 count it times the busiest frame (the most cards on the table: a finished quad trick with face-down follows at
 3 seats, a late trick and rows of winning cards at 4), the call with the last hand's result beside it, and a
@@ -26,8 +26,8 @@ from PIL import Image
 
 from bot.render.encode import Format
 from bot.render.luk_fu import compose_luk_fu_table, render_luk_fu_table
-from bot.render.samples import LUKFU_NAMES, busy_luk_fu_view, luk_fu_cards_on_table, luk_fu_sample_views
 from games.luk_fu.views import LukFuPublicView
+from tests.bot.render.samples import LUKFU_NAMES, busy_luk_fu_view, luk_fu_cards_on_table, luk_fu_sample_views
 
 LANG = "ja"
 STAKE = 10

@@ -12,7 +12,10 @@ Numbered migrations are applied in order at open, each in one transaction, and r
 and names, ending in equivalent schemas. ``python -m bot.storage copy --from FILE --to postgresql://…`` copies a
 SQLite database into PostgreSQL and checks every balance and the ledger (:mod:`bot.storage.copy`).
 
-Public API (all methods are coroutines; chips are ints; times are Unix seconds from the clock)::
+Public API (all methods are coroutines; chips are ints; times are Unix seconds from the clock). Every method is
+annotated with the types of :mod:`bot.storage.models`, all exported here, and the package passes mypy's strict mode
+(``pyproject.toml``); a caller's JSON (rules, summaries, house rules) goes in as :data:`JsonValue` and comes back as
+:data:`JsonObject`::
 
     db = await Database.open(path_or_url, clock=time.time)  # ":memory:" for tests
     await db.close()                                      # or: async with await Database.open(...) as db
@@ -20,7 +23,7 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
 
     # guild configuration (defaults when never set)
     get_config(guild_id) -> GuildConfig
-    set_config(guild_id, *, actor_id, **changes) -> GuildConfig          # validated: storage.config_*
+    set_config(guild_id, *, actor_id, **changes: ConfigChanges) -> GuildConfig   # validated: storage.config_*
 
     # economy
     ensure_member(guild_id, user_id) -> Wallet            # first use credits the starting balance
@@ -35,10 +38,10 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     rank(guild_id, user_id, *, game=None) -> LeaderboardEntry | None
 
     # tables (each operation is one transaction)
-    open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False) -> Table
+    open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False, lang="en") -> Table
     get_table(table_id) -> Table | None; active_table_in(channel_id) -> Table | None
     list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
-    join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None) -> SeatChange
+    join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None, display_name=None) -> SeatChange
     add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None) -> SeatChange
     leave_lobby(table_id, user_id=None, *, position=None, key=None) -> SeatChange
     make_practice(table_id, *, actor_id=None, key=None) -> Table     # refund every buy-in, stacks become virtual
@@ -46,19 +49,20 @@ Public API (all methods are coroutines; chips are ints; times are Unix seconds f
     start_table(table_id, *, record=None, entries=()) -> Table   # positions renumbered 0..n-1 = engine seats
     save_record(table_id, record, *, message_id=None, message_created_at=None) -> None
     set_message(table_id, message_id, created_at) -> None
-    settle_deal(table_id, deal_no, deltas, summary, *, key=None) -> Settlement
+    settle_deal(table_id, deal_no, deltas, summary, *, key=None, pot=0) -> Settlement
 
     # the table log: what a change of a playing table writes, in one transaction, and what restarts read
     append_step(table_id, entries, *, away=None, settle=(), checkpoint=None, close=False) -> Step
-    restart_point(table_id) -> (record JSON, [LogEntry after it])
+    restart_point(table_id) -> (record JSON, last log seq it includes, [LogEntry after it])
     table_log(table_id, *, after=0) -> list[LogEntry]; full_record(table_id) -> JSON; deal_shuffles(table_id, deal)
     adopt_record(table_id, opening, entries) -> None      # a table stored before the log existed
     mark_posted(table_id, deal_no); unposted_results(table_id=None) -> list[HandRecord]
     save_panel(PanelRow); open_panels(table_id, *, since) -> list[PanelRow]; forget_panels(table_id, seat=None)
     cancel_table(table_id, *, actor_id=None, key=None) -> Closure        # lobby only, refunds
-    close_table(table_id, *, actor_id=None, voided=False, key=None) -> Closure
+    close_table(table_id, *, actor_id=None, voided=False, key=None, pot_back=None) -> Closure
     table_history(table_id, *, limit=20) -> list[HandRecord]
     member_history(guild_id, user_id, *, limit=20) -> list[HandRecord]
+    deal_settled(table_id, deal_no) -> bool               # its seeds may be shown
 
     # table leases: which bot process drives a table (several processes over one database), bot.storage.leases
     db.owner                                              # this process's id (random per open; open(owner=…))
@@ -116,7 +120,7 @@ that of one transaction at a time there too (:mod:`bot.storage.postgres`).
 
 from __future__ import annotations
 
-from bot.storage.database import Database
+from bot.storage.database import Database, Schema, TableOutline
 from bot.storage.errors import (
     IdempotencyConflict,
     InsufficientFunds,
@@ -129,12 +133,16 @@ from bot.storage.errors import (
     StorageUnavailable,
 )
 from bot.storage.models import (
+    ACTIVE_STATUSES,
     REASONS,
     Closure,
+    ConfigChanges,
     DailyClaim,
     DealToSettle,
     GuildConfig,
     HandRecord,
+    JsonObject,
+    JsonValue,
     LeaderboardEntry,
     LeaderboardPage,
     LogEntry,
@@ -151,8 +159,10 @@ from bot.storage.models import (
 )
 
 __all__ = [
+    "ACTIVE_STATUSES",
     "REASONS",
     "Closure",
+    "ConfigChanges",
     "DailyClaim",
     "Database",
     "DealToSettle",
@@ -163,6 +173,8 @@ __all__ = [
     "IntegrityError",
     "InvalidState",
     "InvalidValue",
+    "JsonObject",
+    "JsonValue",
     "LeaderboardEntry",
     "LeaderboardPage",
     "LeaseLost",
@@ -170,6 +182,7 @@ __all__ = [
     "NotFound",
     "PanelRow",
     "RuleChange",
+    "Schema",
     "Seat",
     "SeatChange",
     "Settlement",
@@ -177,6 +190,7 @@ __all__ = [
     "StorageError",
     "StorageUnavailable",
     "Table",
+    "TableOutline",
     "TableStatus",
     "Transfer",
     "Wallet",

@@ -8,11 +8,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from typing import Any
+from typing import Any, Unpack
 
 from bot.storage.core import Core, Leg
 from bot.storage.errors import InvalidValue, StorageError
 from bot.storage.models import (
+    ConfigChanges,
     DailyClaim,
     GuildConfig,
     LeaderboardEntry,
@@ -53,8 +54,9 @@ def _check_page(offset: int, limit: int) -> None:
         )
 
 
-def _validate_config_change(field: str, value: Any) -> Any:
-    """The value to store for ``field``, or :class:`InvalidValue` with a message code."""
+def _validate_config_change(field: str, value: object) -> Any:
+    """The value to store for ``field`` (of that field's type in :class:`GuildConfig`), or :class:`InvalidValue` with
+    a message code."""
     if field in _CONFIG_BOOLS:
         if not isinstance(value, bool):
             raise InvalidValue("storage.config_bad_type", f"{field} must be true or false", field=field, value=value)
@@ -110,7 +112,7 @@ class EconomyOps(Core):
         """The guild's settings (defaults when never set)."""
         return await self._read(lambda: self._config(guild_id))
 
-    async def set_config(self, guild_id: int, *, actor_id: int, **changes: Any) -> GuildConfig:
+    async def set_config(self, guild_id: int, *, actor_id: int, **changes: Unpack[ConfigChanges]) -> GuildConfig:
         """Change some settings after validating them; raises :class:`InvalidValue` (codes ``storage.config_*``)."""
         known = {f.name for f in dataclasses.fields(GuildConfig)} - {"guild_id", "updated_by", "updated_at"}
         for field in changes:

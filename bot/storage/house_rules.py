@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
 
 from bot.storage.core import Core
-from bot.storage.models import RuleChange
+from bot.storage.models import JsonObject, JsonValue, RuleChange
 from bot.storage.tx import All, Exec, Scalar
 
 ALL_OPTIONS = "*"
 
 
-def _json(value: Any) -> str:
+def _json(value: JsonValue) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -31,7 +30,7 @@ class HouseRuleOps(Core):
         )
         return data
 
-    async def get_house_rules(self, guild_id: int, game: str) -> dict[str, Any] | None:
+    async def get_house_rules(self, guild_id: int, game: str) -> JsonObject | None:
         """The stored model dump, or None when the guild uses the game's defaults."""
         data = await self._read(lambda: self._rules(guild_id, game))
         return None if data is None else dict(json.loads(data))
@@ -40,12 +39,12 @@ class HouseRuleOps(Core):
         self,
         guild_id: int,
         game: str,
-        data: Mapping[str, Any],
+        data: Mapping[str, JsonValue],
         *,
         actor_id: int,
         path: str,
-        old_value: Any,
-        new_value: Any,
+        old_value: JsonValue,
+        new_value: JsonValue,
         reset: bool = False,
     ) -> None:
         """Store the new model dump ``data`` and audit one option change (``reset`` when set back to default)."""
@@ -75,7 +74,15 @@ class HouseRuleOps(Core):
         await self._transaction(tx)
 
     async def _audit(
-        self, guild_id: int, game: str, actor_id: int, now: float, path: str, old: Any, new: Any, reset: bool
+        self,
+        guild_id: int,
+        game: str,
+        actor_id: int,
+        now: float,
+        path: str,
+        old: JsonValue,
+        new: JsonValue,
+        reset: bool,
     ) -> None:
         await Exec(
             "INSERT INTO house_rule_audit (guild_id, game, actor_id, at, path, old_value, new_value, reset)"

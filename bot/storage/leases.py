@@ -5,7 +5,7 @@ A lease names its owner (:attr:`Database.owner <bot.storage.core.Core.owner>`, a
 opens the database) and when it runs out (``expires_at``, :attr:`~bot.storage.core.Core.lease_seconds` after it was
 taken or renewed, on the writer's clock). A process:
 
-* takes a table's lease when it opens the table (in :meth:`~bot.storage.tables.TableOps.open_table`'s transaction)
+* takes a table's lease when it opens the table (in :meth:`~bot.storage.tables.seats.SeatOps.open_table`'s transaction)
   and when it restores it after a start (:meth:`LeaseOps.acquire_leases`): only if the lease is free, ran out, or is
   already its own;
 * renews all of its leases with one statement (:meth:`LeaseOps.renew_leases`), well before they run out;

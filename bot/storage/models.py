@@ -1,12 +1,23 @@
-"""Typed results returned by :class:`bot.storage.Database`. All frozen; chips are ints, times Unix seconds."""
+"""Typed results returned by :class:`bot.storage.Database`, and the types of what it is given. Results are frozen;
+chips are ints, times Unix seconds."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
+
+JsonValue: TypeAlias = bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"] | None
+"""A value JSON can carry: what the storage accepts where it stores a caller's JSON (a table's rules, a deal's
+summary, a house-rules dump; tuples are written as lists) and, read as immutable, what it gives back."""
+
+JsonObject: TypeAlias = dict[str, Any]
+"""A JSON object read back from the database (``json.loads``): the caller's own data, whose shape the caller knows
+and checks (a rules model's ``model_validate``, say). Its values are ``Any``, not :data:`JsonValue`: a ``dict`` is
+invariant, so ``dict[str, JsonValue]`` could not be handed to the engines' ``from_json(data: dict[str, object])``
+nor to code that reads a summary's known keys."""
 
 TableStatus = Literal["lobby", "playing", "ended", "cancelled"]
 ACTIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
@@ -49,6 +60,21 @@ class GuildConfig:
     def channel_allowed(self, channel_id: int) -> bool:
         """Whether tables may open in ``channel_id`` (an empty list allows every channel)."""
         return not self.allowed_channel_ids or channel_id in self.allowed_channel_ids
+
+
+class ConfigChanges(TypedDict, total=False):
+    """The settings :meth:`~bot.storage.Database.set_config` may change (as keyword arguments), with the types it
+    accepts; each is validated (``storage.config_*``) before anything is stored."""
+
+    starting_balance: int
+    daily_amount: int
+    daily_cooldown_seconds: int
+    turn_timer_seconds: int
+    allowed_channel_ids: list[int] | tuple[int, ...] | set[int] | frozenset[int]
+    bots_play_for_chips: bool
+    give_enabled: bool
+    moderator_role_id: int | None
+    bot_pace_ms: int
 
 
 @dataclass(frozen=True)
@@ -119,7 +145,7 @@ class Table:
     status: TableStatus
     stake: int
     buy_in: int
-    rules: dict[str, Any]
+    rules: JsonObject
     practice: bool
     message_id: int | None
     message_created_at: float | None
@@ -204,7 +230,7 @@ class HandRecord:
     game: str
     deal_no: int
     deltas: tuple[int, ...]
-    summary: dict[str, Any]
+    summary: JsonObject
     created_at: float
     position: int | None = None  # set when queried for one member: their seat position
     posted: bool = True
@@ -229,7 +255,7 @@ class DealToSettle:
 
     deal_no: int
     deltas: tuple[int, ...]
-    summary: dict[str, Any]
+    summary: Mapping[str, JsonValue]
     pot: int = 0
 
 
@@ -261,8 +287,8 @@ class RuleChange:
     actor_id: int | None
     at: float
     path: str
-    old_value: Any
-    new_value: Any
+    old_value: JsonValue
+    new_value: JsonValue
     reset: bool
 
 

@@ -1,6 +1,6 @@
 """The public Hachi-Hachi Trick table: every phase at 3, 5 and 7 seats in both languages, from real engine states.
 
-The sample views come from :func:`bot.render.samples.hachi_hachi_sample_views` (2-round games from fixed shuffles,
+The sample views come from :func:`tests.bot.render.samples.hachi_hachi_sample_views` (2-round games from fixed shuffles,
 scripted declarations, the bot's policy in trick play); the hidden-card tests play their own stacked deals with
 ``hachi_kit``. The renderer's drawing plan (:func:`bot.render.hachi_hachi.draw_hachi_hachi_table`) says what was
 drawn where: every text's ink box, every card and the dark panels texts stand on.
@@ -27,11 +27,11 @@ from bot.render import cards
 from bot.render import hachi_hachi as hh
 from bot.render import palette as P
 from bot.render.fonts import displayable, font, has_glyph
-from bot.render.samples import HACHI_NAMES, hachi_hachi_sample_views
 from games.core.cards import FrenchCard, parse_french
 from games.hachi_hachi.policy import choose
 from games.hachi_hachi.rules import YAKU_KEYS
 from games.hachi_hachi.views import HachiPublicView
+from tests.bot.render.samples import HACHI_NAMES, hachi_hachi_sample_views
 
 SHORT_NAMES = ["Ann", "Bob", "花子", "たろう", "Eve", "李", "Zoë"]
 LONG_NAMES = ["A very long display name that never ends at all " * 2] * 7

@@ -1,6 +1,6 @@
 """The public Luk Fu table: every phase at 3 and 4 seats in both languages, from real engine states.
 
-The sample views come from :func:`bot.render.samples.luk_fu_sample_views` (games played by the bot's policy from
+The sample views come from :func:`tests.bot.render.samples.luk_fu_sample_views` (games played by the bot's policy from
 fixed seeds, a few stacked deals); the hidden-card tests play their own stacked deals with ``lukfu_kit``. The
 renderer's drawing plan (:func:`bot.render.luk_fu.draw_luk_fu_table`) says what was drawn where: every text's
 ink box, every card (``None`` for a back) and the dark panels texts stand on.
@@ -27,11 +27,11 @@ from bot.render import cards
 from bot.render import luk_fu as lf
 from bot.render import palette as P
 from bot.render.fonts import displayable
-from bot.render.samples import LUKFU_NAMES, luk_fu_sample_views
 from games.core.cards import LukFuCard, lukfu_deck, parse_lukfu
 from games.luk_fu.combos import RED
 from games.luk_fu.policy import choose
 from games.luk_fu.views import LukFuPublicView
+from tests.bot.render.samples import LUKFU_NAMES, luk_fu_sample_views
 
 SHORT_NAMES = ["Ann", "Bob", "花子", "たろう"]
 LANGS = ("en", "ja")

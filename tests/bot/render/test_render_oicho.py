@@ -10,8 +10,9 @@ import pytest
 from PIL import Image
 
 from bot.render import oicho
-from bot.render.samples import BUSY_NAMES, betting_oicho_view, busy_oicho_view
+from bot.render.samples import BUSY_NAMES, busy_oicho_view
 from games.oicho.views import HandView, OichoPublicView
+from tests.bot.render.samples import betting_oicho_view
 
 MAX_BYTES = 100 * 1024
 
