@@ -33,7 +33,7 @@ def fail(message: str) -> int:
 
 def main() -> int:
     try:
-        settings = Settings()  # type: ignore[call-arg]  # the token comes from the environment
+        settings = Settings()  # the token comes from the environment (pydantic-settings)
     except ValidationError as exc:
         errors = exc.errors()
         if any(e["type"] == "missing" and e["loc"] == ("discord_token",) for e in errors):
