@@ -63,7 +63,7 @@ def _kind(cards: Sequence[LukFuCard], lang: str) -> str:
     if len(cards) == 1:
         return ""
     if len({c.rank for c in cards}) == 1 and not any(c.is_li_tyen for c in cards):
-        return t("luk_fu_ui.kind_set", lang, n=len(cards))
+        return t("luk_fu_ui.kind_triple" if len(cards) == 3 else "luk_fu_ui.kind_quad", lang)
     if len(cards) == 5 and any(c.is_li_tyen for c in cards):
         return t("luk_fu_ui.kind_tigers", lang)
     return t("luk_fu_ui.kind_run", lang, n=len(cards))

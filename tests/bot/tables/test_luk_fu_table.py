@@ -19,8 +19,9 @@ from games.core.rng import Shuffle, Shuffler
 from games.core.snapshot import decode
 from games.luk_fu import events as ev
 from games.luk_fu.views import LukFuPublicView
+from tests.bot.conftest import LOCALES
 from tests.bot.tables.any_game import _click_something, check_chips, private_panels_stay_private
-from tests.bot.tables.driver import buttons, enabled_actions, live_table, open_panel, table_message
+from tests.bot.tables.driver import buttons, enabled_actions, forge_click, live_table, open_panel, table_message
 
 
 def table_message_embeds(world: Any) -> list[Any]:
@@ -276,3 +277,37 @@ async def test_the_last_trick_of_a_hand_stays_in_view_until_the_next_lead_and_th
     assert engine.public_view().trick_no == 1 and drawn[-1] == engine.public_view()
     assert _field(message, final) is None and _field(message, "Trick 1 (3 card(s) each)") is not None
     assert _final_trick_in_picture(drawn[-1], names) == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja"])
+async def test_a_wrong_suit_lead_is_refused_in_plain_words(world: Any, locale: str) -> None:
+    from games.core.rng import Shuffle, Shuffler
+
+    # LF-5's hand for Alice (seat 0, dealer and parent), who will not declare: her single lead must be a Ten.
+    alice = "9T 8T 3T 5M 6M 2S 1S 2C 4C 6C 7C LT"
+    carol = "1C 3C 5C 8C 9C 3S 4S 5S 6S 7S 8S 9S"
+    bob = "1M 2M 3M 4M 7M 8M 9M 1T 2T 4T 5T 6T"
+    world.env.bot.tables.new_shuffler = lambda: Shuffler(
+        planned=[Shuffle(order="9T"), Shuffle(order=f"{alice} {carol} {bob} 7T")], seed_source=lambda: "cd" * 32
+    )
+    await world.alice.slash(world.channel, "play", game="luk_fu")
+    for member in (world.bob, world.carol):
+        await member.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    engine = table.engine
+    for member, text in ((world.alice, "pass"), (world.carol, "pass"), (world.bob, "play")):
+        await _make(world, member, text)
+    assert engine.phase == "lead" and engine.to_act() == {0}
+    LOCALES[world.alice.id] = locale
+    before = engine.serial
+    refused = await forge_click(world, world.alice, f"fdb:{table.id}:{engine.decision_id(0)}:a:lead~5M")
+    world.env.errors.clear()
+    text = refused.response.content
+    assert refused.ephemeral and engine.serial == before
+    if locale == "ja":
+        assert "単独でリードできません。単札は、古くない札が残る最も強い種類の十から出す必要があります。" in text
+        assert "（" not in text
+    else:
+        assert "may not be led on its own: a single card must come from Tens 十, your highest suit" in text
+        assert "(" not in text

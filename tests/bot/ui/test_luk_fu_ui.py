@@ -1,9 +1,11 @@
 """The Luk Fu adapter on engines driven directly: the results message's trick-by-trick list (within Discord's
-limits), and the last hand's final trick in the table's words until the next first lead."""
+limits), the last hand's final trick in the table's words until the next first lead, and one word per idea."""
 
 from __future__ import annotations
 
 import importlib
+import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -12,7 +14,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.i18n import t
+from bot.i18n import CATALOG_DIR, t
 from bot.ui.base import TableContext
 from bot.ui.luk_fu import BACK, RESULT_ROOM, LukFuUI, cards_text
 from games.core.cards import parse_lukfu
@@ -199,3 +201,59 @@ def test_no_final_trick_after_an_all_pass_hand() -> None:
     assert engine.public_view().last_result["ended_by"] == "all_passed"  # type: ignore[index]
     embed = UI.public_summary(engine.public_view(), ctx())
     assert not any(f.name and f.name.startswith("Final trick") for f in embed.fields)
+
+
+# ---------------------------------------------------------------- one word per idea
+
+
+def _catalog(name: str) -> dict[str, dict[str, str]]:
+    return dict(json.loads((CATALOG_DIR / f"{name}.json").read_text(encoding="utf-8")))
+
+
+SAME_IDEA_OTHER_WORDS = {
+    "en": [
+        r"\bdeals? \{deal\}",  # a hand is a hand: "hand 2/3" in the text, the picture and the results
+        r"\bplay on\b",  # stop or continue
+        r"\bSitter \{name\}",  # "{name}'s card (sitting out)" in the picture and the results alike
+        r"\bset of\b",  # triple / quad, as the picture names them
+        r"\(\w+ \(",  # no brackets inside brackets
+    ],
+    "ja": [
+        "持ち点",  # チップ
+        "連続",  # 続き札
+        "セット",  # 組
+        "カード",  # 札
+        "ディーラー",  # 配り手
+        "終了か続行",  # 止めるか続けるか
+        "休み（{name}）",  # {name}（休み）
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_idea_has_one_word_across_the_picture_text_panels_narration_and_results(lang: str) -> None:
+    for name in ("luk_fu", "luk_fu_ui", "luk_fu_render"):
+        for key, entry in _catalog(name).items():
+            for pattern in SAME_IDEA_OTHER_WORDS[lang]:
+                assert not re.search(pattern, entry[lang]), (f"{name}.{key}", entry[lang], pattern)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_panel_and_the_picture_name_plays_alike(lang: str) -> None:
+    for kind in ("triple", "quad"):
+        assert t(f"luk_fu_ui.kind_{kind}", lang).lower() == t(f"luk_fu_render.kind_{kind}", lang).lower()
+    assert t("luk_fu_ui.kind_run", lang, n=5).lower() == t("luk_fu_render.kind_run", lang, size=5).lower()
+    assert t("luk_fu_ui.title", lang, deal=2, total=3) == t("luk_fu_render.title", lang, deal=2, total=3)
+    assert t("luk_fu_ui.sitter_card", lang, name="x") == t("luk_fu_render.last_sitter_card", lang, name="x")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_wrong_suit_refusal_reads_as_plain_words(lang: str) -> None:
+    """The suit it names is a word of the sentence, not a bracket inside a bracket."""
+    from bot.errors import message_for
+    from games.core.errors import IllegalAction
+
+    text = message_for(IllegalAction("luk_fu.wrong_suit", "", card="5C", suit="S"), lang)
+    assert text is not None
+    assert not re.search(r"[(（][^)）]*[(（]", text) and "(" not in text and "（" not in text
+    assert t("luk_fu.suit_S", lang) in text
