@@ -5,6 +5,10 @@ Li Tyen is 老千), with the code in English text (七貫 7M); red cards, which 
 Every move offered comes from the engine's legal actions: the call, a lead (a menu when there are many, with
 the singles the lead restriction forbids listed with the reason), a beating follow, the cards to discard face
 down (chosen freely, as many as were led), stop or continue at six tricks, and Five Tigers (五虎).
+
+A hand's last card settles it and deals the next in the same step, so its final trick is never on the table
+between tricks: the table's words show it (from the settled hand's ``trick_log``, as the picture does) until
+the next hand's first lead, and the results message lists the whole hand trick by trick.
 """
 
 from __future__ import annotations
@@ -30,6 +34,12 @@ SUIT_CHARS = {"C": "銭", "S": "索", "M": "貫", "T": "十"}
 RED_CARDS = frozenset(parse_lukfu("9C 9S 9M 9T 8T 1C 1T LT"))
 BACK = "🂠"
 
+FIELD_MAX = 1024
+"""Discord: a field's value holds at most 1024 characters."""
+RESULT_ROOM = 4800
+"""Characters a results embed may use: Discord allows 6000 in all, and the runtime adds the revealed seeds (a
+field of up to 1024 characters and its name) to every results message."""
+
 
 def card_text(card: LukFuCard | None, lang: str) -> str:
     """``七貫`` (Japanese) or ``七貫 7M`` (English), 🔴 for a red card; a card back for one not shown."""
@@ -53,7 +63,7 @@ def _kind(cards: Sequence[LukFuCard], lang: str) -> str:
     if len(cards) == 1:
         return ""
     if len({c.rank for c in cards}) == 1 and not any(c.is_li_tyen for c in cards):
-        return t("luk_fu_ui.kind_set", lang, n=len(cards))
+        return t("luk_fu_ui.kind_triple" if len(cards) == 3 else "luk_fu_ui.kind_quad", lang)
     if len(cards) == 5 and any(c.is_li_tyen for c in cards):
         return t("luk_fu_ui.kind_tigers", lang)
     return t("luk_fu_ui.kind_run", lang, n=len(cards))
@@ -88,6 +98,13 @@ class LukFuUI(GameUI):
         if trick is not None:
             embed.add_field(
                 name=_trick_title(trick, view, names, lang), value=_trick_text(trick, names, lang)[:1024], inline=False
+            )
+        elif (final := _final_trick(view)) is not None:
+            number, winner, count, plays = final
+            deal = (view.last_result or {}).get("deal", "?")
+            title = t("luk_fu_ui.final_trick", lang, deal=deal, n=number, name=names[winner], count=count)
+            embed.add_field(
+                name=title[:256], value="\n".join(_play_text(p, names, lang) for p in plays)[:1024], inline=False
             )
         for seat in view.active:
             row = cards_text(view.winning_cards[seat], lang) if view.winning_cards[seat] else "—"
@@ -268,6 +285,7 @@ class LukFuUI(GameUI):
                 value=card_text(sitter_card, lang),
                 inline=False,
             )
+        _add_trick_log(embed, s.get("trick_log") or [], names, lang)
         return embed
 
     def card_label(self, card: str, lang: str) -> str | None:
@@ -279,6 +297,93 @@ class LukFuUI(GameUI):
 
 
 # ---------------------------------------------------------------- pieces
+
+
+Logged = tuple[int, int, int, list[PlayView]]
+"""A trick from a hand's ``trick_log``: (number, winner, tricks credited, plays in order, lead first)."""
+
+
+def _logged_trick(entry: Any, seats: int) -> Logged | None:
+    """One ``trick_log`` entry of a settled hand's summary (face-up cards as notation, face-down plays only
+    counted: they become card backs), or None when it is not as expected (an old or damaged record)."""
+    try:
+        winner, number, count = entry["winner"], entry["trick"], entry["count"]
+        plays = []
+        for play in entry["plays"]:
+            seat = play["seat"]
+            if not isinstance(seat, int) or not 0 <= seat < seats:
+                return None
+            if "cards" in play:
+                cards: tuple[LukFuCard | None, ...] = tuple(parse_lukfu(" ".join(play["cards"])))
+                down = False
+            else:
+                cards, down = (None,) * int(play["face_down"]), True
+            plays.append(PlayView(seat=int(seat), cards=cards, face_down=down, winning=not down and seat == winner))
+    except (KeyError, TypeError, ValueError):  # ValueError: NotationError
+        return None
+    if not plays or not any(p.winning for p in plays):
+        return None
+    return int(number), int(winner), int(count), plays
+
+
+def _final_trick(view: LukFuPublicView) -> Logged | None:
+    """The last hand's final trick, from its end until the next hand's first lead (as the picture shows it): only
+    when a trick ended that hand (played out, or its winner stopped); not after an all-pass hand or Five Tigers."""
+    last = view.last_result
+    if last is None or last.get("ended_by") not in ("all_played", "stop"):
+        return None
+    if not view.game_over and (view.trick is not None or view.last_trick is not None):
+        return None
+    log = last.get("trick_log")
+    return _logged_trick(log[-1], view.seats) if isinstance(log, list) and log else None
+
+
+def _trick_log_lines(trick_log: Sequence[Any], names: Sequence[str], lang: str) -> list[str]:
+    """The hand trick by trick, in order: each play (lead first; face-down ones as backs, the winning play ✅),
+    then who took it and how many tricks it was worth."""
+    lines = []
+    for entry in trick_log:
+        logged = _logged_trick(entry, len(names))
+        if logged is None:
+            continue
+        number, winner, count, plays = logged
+        played = " · ".join(_play_text(p, names, lang) for p in plays)
+        lines.append(t("luk_fu_ui.trick_log_line", lang, n=number, plays=played, name=names[winner], count=count))
+    return lines
+
+
+def _add_trick_log(embed: discord.Embed, trick_log: Sequence[Any], names: Sequence[str], lang: str) -> None:
+    """The trick-by-trick list as fields of whole lines, each field within Discord's 1024 characters and the whole
+    embed within ``RESULT_ROOM`` characters; a list that would not fit ends with … (no hand the rules allow comes
+    near: twelve tricks take two fields). Every field but the last is full enough that no line would fit after
+    it, so two fields in a row hold more than 1024 characters: ``RESULT_ROOM`` leaves room for ten at most, well
+    within Discord's 25 fields."""
+    lines = _trick_log_lines(trick_log, names, lang)
+    if not lines:
+        return
+    title = t("luk_fu_ui.trick_log", lang)
+    more = "\u200b"  # a continued list: a field needs a name, and a blank one reads as the same list
+    fields: list[str] = []
+    for line in lines:
+        line = line[:FIELD_MAX]
+        if fields and len(fields[-1]) + 1 + len(line) <= FIELD_MAX:
+            fields[-1] += "\n" + line
+        else:
+            fields.append(line)
+    room = RESULT_ROOM - len(embed)
+    for i, value in enumerate(fields):
+        name = title if i == 0 else more
+        if len(name) + len(value) > room:
+            kept = value.split("\n")
+            while kept and (
+                len("\n".join([*kept, "…"])) > FIELD_MAX or len(name) + len("\n".join([*kept, "…"])) > room
+            ):
+                kept.pop()
+            if kept:
+                embed.add_field(name=name, value="\n".join([*kept, "…"]), inline=False)
+            return
+        embed.add_field(name=name, value=value, inline=False)
+        room -= len(name) + len(value)
 
 
 def _seat_title(view: LukFuPublicView | LukFuSeatView, seat: int, names: Sequence[str]) -> str:

@@ -148,3 +148,35 @@ def deltas(engine: LukFuEngine) -> tuple[int, ...]:
 
 def summary(engine: LukFuEngine) -> dict[str, Any]:
     return engine.results[-1].summary
+
+
+PLAYED_OUT = {
+    A: "1S 2S 3S 7S 8S 9S 7M 8M 9M 1T 3T 4T",
+    B: "4M 5M 6M 7T 8T 9T 2C 2M 2T 9C 3M LT",
+    C: "1C 3C 4C 4S 6S 1M 5C 5S 5T 6C 7C 8C",
+}
+"""A hand played to its last card (A deals; the dead card is 6T): four tricks of three cards, each with a face-down
+follow. B beats A's run (trick 1), leads an unbeatable run and takes 6 (trick 2), continues; C beats B's triple
+(trick 3); A beats C's run (trick 4, the last). B wins with 6 tricks."""
+PLAYED_OUT_DEAD = "6T"
+PLAYED_OUT_MOVES: tuple[tuple[int, str], ...] = (
+    (A, "play"),
+    (A, "lead 1S 2S 3S"),
+    (B, "follow 4M 5M 6M"),
+    (C, "discard 1C 3C 4C"),
+    (B, "lead 7T 8T 9T"),
+    (C, "discard 4S 6S 1M"),
+    (A, "discard 7S 8S 9S"),
+    (B, "continue"),
+    (B, "lead 2C 2M 2T"),
+    (C, "follow 5C 5S 5T"),
+    (A, "discard 1T 3T 4T"),
+    (C, "lead 6C 7C 8C"),
+    (A, "follow 7M 8M 9M"),
+    (B, "discard 9C 3M LT"),
+)
+PLAYED_OUT_TRICKS = ((1, A, B), (2, B, B), (3, B, C), (4, C, A))
+"""(trick, leader, winner) of each trick of :data:`PLAYED_OUT`, in order; each is worth 3 tricks."""
+PLAYED_OUT_NEXT = deal_order({B: PLAYED_OUT[A], C: PLAYED_OUT[B], A: PLAYED_OUT[C]}, dealer=B, extra="6T")
+"""The next deal (B deals and is the parent: the dealer moves right, as the winner B did not deal): B gets A's
+cards of :data:`PLAYED_OUT` and may lead ``1S 2S 3S``."""

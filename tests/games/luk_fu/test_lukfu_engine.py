@@ -5,7 +5,24 @@ from __future__ import annotations
 import json
 
 import pytest
-from lukfu_kit import A, B, C, act, draw_for, only, play, summary, table, texts, trick
+from lukfu_kit import (
+    PLAYED_OUT,
+    PLAYED_OUT_DEAD,
+    PLAYED_OUT_MOVES,
+    PLAYED_OUT_NEXT,
+    PLAYED_OUT_TRICKS,
+    A,
+    B,
+    C,
+    act,
+    draw_for,
+    only,
+    play,
+    summary,
+    table,
+    texts,
+    trick,
+)
 
 from games.core.cards import LukFuCard, lukfu_deck, parse_lukfu
 from games.core.engine import iter_cards
@@ -210,6 +227,38 @@ def test_summary_is_json_and_hides_face_down_cards() -> None:
     assert first["plays"][0] == {"seat": A, "cards": ["9C", "9S", "9M"]}
     assert first["plays"][1] == {"seat": B, "face_down": 3} and first["plays"][2] == {"seat": C, "face_down": 3}
     assert e.public_view().last_result == s
+
+
+def test_a_played_out_hand_logs_every_trick_and_the_next_hand_shows_it_until_its_first_lead() -> None:
+    """What the table and the results message are drawn from: the settled hand's ``trick_log`` lists every trick in
+    order (face-down follows only counted), and the next hand's public view carries it (as ``last_result``) with no
+    trick of its own until its first lead."""
+    e = table(PLAYED_OUT, extra=PLAYED_OUT_DEAD, later=[PLAYED_OUT_NEXT])
+    won: list[ev.TrickWon] = []
+    for seat, text in PLAYED_OUT_MOVES:
+        won += [x for x in act(e, seat, text) if isinstance(x, ev.TrickWon)]
+    s = summary(e)
+    assert s["ended_by"] == "all_played" and s["winner"] == B and s["tricks"] == [3, 3, 6]
+    log = s["trick_log"]
+    assert [(x["trick"], x["leader"], x["winner"], x["count"]) for x in log] == [
+        (n, leader, winner, 3) for n, leader, winner in PLAYED_OUT_TRICKS
+    ]
+    assert [(x.trick, x.seat) for x in won] == [(x["trick"], x["winner"]) for x in log]
+    assert log[-1]["plays"] == [
+        {"seat": C, "cards": ["6C", "7C", "8C"]},
+        {"seat": A, "cards": ["7M", "8M", "9M"]},
+        {"seat": B, "face_down": 3},
+    ]
+    assert "LT" not in json.dumps(log)  # B's face-down LT stays unseen
+    moments = 0
+    for seat, text in ((B, "play"), (B, "lead 1S 2S 3S")):
+        view = e.public_view()
+        assert view.deal_no == 2 and view.trick is None and view.last_trick is None and view.trick_no == 0
+        assert view.last_result == s
+        act(e, seat, text)
+        moments += 1
+    view = e.public_view()
+    assert moments == 2 and view.trick is not None and view.trick_no == 1 and view.last_result == s
 
 
 def test_replay_and_snapshot_round_trip() -> None:
