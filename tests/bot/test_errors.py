@@ -69,14 +69,14 @@ def test_user_errors_and_unexpected_errors() -> None:
         pytest.param(
             IllegalAction("luk_fu.old_card", "LT is an old card", card="LT"),
             "🔴老千 LT is an old card: it may not be led on its own.",
-            "🔴老千 は古いカードなので単独でリードできません。",
+            "🔴老千 は古い札なので単独でリードできません。",
             id="luk_fu-old-card",
         ),
         pytest.param(
             IllegalAction("luk_fu.wrong_suit", "a single lead must come from M", card="2T", suit="M"),
-            "A single lead must come from your highest suit that still has a card that is not old (Myriads (貫));"
-            " 二十 2T is not.",
-            "単札のリードは、古くないカードが残る最も強い種類（貫）から出す必要があります。二十 は違います。",
+            "二十 2T may not be led on its own: a single card must come from Myriads 貫, your highest suit that still"
+            " has a card that is not old.",
+            "二十 は単独でリードできません。単札は、古くない札が残る最も強い種類の貫から出す必要があります。",
             id="luk_fu-wrong-suit",
         ),
         pytest.param(
@@ -95,13 +95,13 @@ def test_user_errors_and_unexpected_errors() -> None:
         pytest.param(
             IllegalAction("luk_fu.must_beat", "you must play one of 9S / LT", options="9S / LT"),
             "You hold cards that beat the trick, so you must play one of: 🔴九索 9S / 🔴老千 LT",
-            "トリックに勝てるカードを持っているので、次のどれかを出す必要があります: 🔴九索 / 🔴老千",
+            "トリックに勝てる札を持っているので、次のどれかを出す必要があります: 🔴九索 / 🔴老千",
             id="luk_fu-must-beat",
         ),
         pytest.param(
             IllegalAction("luk_fu.not_a_combination", "2C 5M is not a lead", cards="2C 5M"),
-            "二銭 2C 五貫 5M is not a single card, a set of one rank or a run in one suit.",
-            "二銭 五貫 は単札・同じ数のセット・同じ種類の連続のどれでもありません。",
+            "二銭 2C 五貫 5M is not a single card, a triple, a quad or a run in one suit.",
+            "二銭 五貫 は単札・三枚組・四枚組・同じ種類の続き札のどれでもありません。",
             id="luk_fu-not-a-combination",
         ),
     ],

@@ -78,4 +78,4 @@ async def test_luk_fu_a_forged_lead_of_a_card_not_held_names_it_as_the_hand_does
     assert "⛔ 🔴九十 9T: an old card may not be led on its own" in panel.response.content
     old = f"fdb:{table.id}:{decision}:a:lead~9T"
     assert await _refused(world, world.alice, old, "en") == "⚠️ 🔴九十 9T is an old card: it may not be led on its own."
-    assert await _refused(world, world.alice, old, "ja") == "⚠️ 🔴九十 は古いカードなので単独でリードできません。"
+    assert await _refused(world, world.alice, old, "ja") == "⚠️ 🔴九十 は古い札なので単独でリードできません。"
