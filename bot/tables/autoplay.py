@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
@@ -24,6 +25,8 @@ from bot.render.runner import off_loop
 from bot.storage import LeaseLost
 from bot.tables.play import Stale
 from games.core.errors import GameError
+
+Shown = Callable[..., Awaitable[None]]
 
 if TYPE_CHECKING:
     from bot.tables.play import Play
@@ -34,11 +37,19 @@ log = logging.getLogger(__name__)
 
 MAX_REFUSED = 3
 """A policy whose move is refused this many times in a row stops moving (and is logged): a bug, not a loop."""
+SHOWN_WAIT_SECONDS = 10.0
+"""The longest a bot waits for the table's message to show the move before its own (a slow or failing channel must
+not stop the table)."""
+DEAL_PAUSE_PACES = 3
+"""After a deal is settled, the next deal's first bot move waits this many paces: time to read the results and see
+the deal's last trick."""
 
 
 class Autoplay:
-    def __init__(self, settings: ServerSettings, *, bot_pace: float | None) -> None:
+    def __init__(self, settings: ServerSettings, *, bot_pace: float | None, shown: Shown | None = None) -> None:
         self.settings = settings
+        self.shown = shown
+        """Waits until a table's message shows a state (:meth:`bot.tables.public.PublicMessages.shown`)."""
         self.bot_pace = bot_pace
         """Seconds between bot moves for every table (tests); None: each server's ``bot_pace_ms``."""
         self._play: Play | None = None
@@ -86,7 +97,12 @@ class Autoplay:
                 view, legal, serial = engine.view(seat), engine.legal_actions(seat), engine.serial
             pace = await self._pace(session)
             if pace > 0:
-                await asyncio.sleep(pace)
+                # The pace counts from when people could see the move before this one, not from when it was made:
+                # otherwise a burst of bot moves inside one edit window is never seen (a trick, a deal's end).
+                if self.shown is not None:
+                    await self.shown(session, serial, at_most=SHOWN_WAIT_SECONDS)
+                paused = session.runtime.deal_pause_from == serial
+                await asyncio.sleep(pace * (DEAL_PAUSE_PACES if paused else 1))
             rng = random.Random(f"{session.id}:{serial}:{seat}")
             action = await off_loop(session.spec.policy, view, legal, rng)
             try:

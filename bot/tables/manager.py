@@ -78,7 +78,7 @@ class TableManager:
         self.results = Results(bot, db, self.registry, budget=budget, owns=self.owns)
         self.public.attach(self.results)
         self.panels = Panels(bot, db, clock=clock, background=self.background)
-        self.autoplay = Autoplay(self.settings, bot_pace=bot_pace)
+        self.autoplay = Autoplay(self.settings, bot_pace=bot_pace, shown=self.public.shown)
         self.lobby = Lobby(
             bot,
             db,

@@ -146,6 +146,8 @@ class Play:
         picture is redrawn after live tables' changes)."""
         if outcome.settled:
             self.results.post_soon(session, outcome.settled)
+            if session.engine is not None:
+                session.runtime.deal_pause_from = session.engine.serial
         if outcome.closure is not None:
             await self.ending.finish(session)
             return

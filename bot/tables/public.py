@@ -171,6 +171,7 @@ class PublicMessages:
             if engine is None or session.status != "playing":
                 return
             view = engine.public_view()
+            serial = engine.serial
             ctx = session.ctx()
             embed = ui.public_summary(view, ctx)
             commitments = engine.commitments()
@@ -190,7 +191,23 @@ class PublicMessages:
         self.renders += 1
         file = discord.File(io.BytesIO(image), filename="table.png")
         embed.set_image(url="attachment://table.png")
-        await self._show(session, embed=embed, file=file, view=table_view(session))
+        try:
+            await self._show(session, embed=embed, file=file, view=table_view(session))
+        finally:
+            session.runtime.picture.showed(serial)
+
+    async def shown(self, session: TableSession, serial: int, *, at_most: float) -> None:
+        """Wait until the table's message shows the state of ``serial`` (or later), at most ``at_most`` seconds: a
+        bot's pace counts from when people could see the move before it, not from when it was made. (It waits on the
+        table's updater task, which is what shows it.)"""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + at_most
+        picture = session.runtime.picture
+        while picture.shown_serial < serial and session.status == "playing":
+            updater, left = picture.updater, deadline - loop.time()
+            if updater is None or updater.done() or left <= 0:
+                return
+            await asyncio.wait({updater}, timeout=left)
 
     async def _show(
         self, session: TableSession, *, embed: discord.Embed, file: discord.File, view: discord.ui.View

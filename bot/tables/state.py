@@ -35,6 +35,11 @@ class PictureState:
     """When (loop time) a member's move or turn made the picture stale; None if only bots moved since the last edit.
     Such a table is drawn before tables where only bots move."""
     updater: asyncio.Task[None] | None = None
+    shown_serial: int = -1
+    """The engine serial of the state the message last showed (or tried to: a failed edit does not hold bots up)."""
+
+    def showed(self, serial: int) -> None:
+        self.shown_serial = max(self.shown_serial, serial)
 
 
 @dataclass
@@ -65,6 +70,9 @@ class TableRuntime:
     """The lobby's expiry."""
     results: asyncio.Task[Any] | None = None
     """The results message being posted: the next table message goes below it."""
+    deal_pause_from: int | None = None
+    """The engine serial at which a deal was settled: the next deal's first bot move waits a little longer, so people
+    can read the results and the last trick (:mod:`bot.tables.autoplay`)."""
 
     def stop_play(self) -> None:
         """Stop the tasks that move the table on (bots, timers, the lobby's expiry); not the current task."""

@@ -150,3 +150,48 @@ async def test_the_table_narrates_the_moves(world: Any) -> None:
     narrated = str(table_message(world).embeds[0].to_dict())
     assert "Recent moves" in narrated and "alice bets 5 on pile 1." in narrated
     del table
+
+
+@pytest.mark.simcord(settle_timeout=0.2)
+async def test_every_bot_move_is_shown_before_the_next_and_a_settled_deal_is_given_time(
+    world: Any, database: Any, clock: Any, monkeypatch: Any
+) -> None:
+    """With a real edit window (1 s) and a brisk bot pace (0.5 s), a bot's pace counts from when the move before it
+    was shown, so no move is lost inside an edit window (a trick, a deal's last card); after a deal is settled, the
+    next deal's first bot move waits three paces, so people can read the results."""
+    from bot.tables.play import Play
+    from bot.tables.state import PictureState
+
+    await world.env.restart_bot(make_bot(database, clock, edit_interval=1.0, bot_pace=0.5))
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    made: list[tuple[int, float, bool]] = []  # serial after each change, loop time, whether it settled a deal
+    shown: dict[int, float] = {}
+    plain_follow_up, plain_showed = Play.follow_up, PictureState.showed
+
+    async def follow_up(self: Play, session: Any, outcome: Any, **kwargs: Any) -> None:
+        if outcome.action is not None and session.engine is not None:
+            made.append((session.engine.serial, world.env._virtual_time, bool(outcome.settled)))
+        await plain_follow_up(self, session, outcome, **kwargs)
+
+    def showed(self: PictureState, serial: int) -> None:
+        shown.setdefault(serial, world.env._virtual_time)
+        plain_showed(self, serial)
+
+    monkeypatch.setattr(Play, "follow_up", follow_up)
+    monkeypatch.setattr(PictureState, "showed", showed)
+    table = await _practice_with_bots(world, "oicho", bots=2)
+    engine = table.engine
+    assert engine is not None
+    for _ in range(600):  # Alice never moves: her timer marks her away, and every seat is played by the policy
+        if any(settled for *_, settled in made) and len(made) >= 30:
+            break
+        await world.env.advance_time(0.25)
+    assert len(made) >= 30 and any(settled for *_, settled in made)
+    for (serial, at, _), (_next_serial, next_at, _) in zip(made, made[1:], strict=False):
+        assert serial in shown, f"the state after move {serial} never reached the channel"
+        assert next_at - shown[serial] >= 0.5 - 1e-6, "a bot moved before the move before it had been seen for a pace"
+    settled_at = [(serial, at) for serial, at, settled in made if settled]
+    for serial, _at in settled_at:
+        later = [next_at for next_serial, next_at, _ in made if next_serial > serial]
+        if later:
+            assert later[0] - shown[serial] >= 1.5 - 1e-6, "the next deal began before its results could be read"
