@@ -38,7 +38,9 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
     rank(guild_id, user_id, *, game=None) -> LeaderboardEntry | None
 
     # tables (each operation is one transaction)
-    open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False, lang="en") -> Table
+    open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False, lang="en",
+               parent_id=None, pace="live", turn_seconds=None) -> Table
+    set_place(table_id, channel_id) -> None             # the thread a lobby lives in, once made
     get_table(table_id) -> Table | None; active_table_in(channel_id) -> Table | None
     list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
     join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None, display_name=None) -> SeatChange
@@ -49,6 +51,7 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
     start_table(table_id, *, record=None, entries=()) -> Table   # positions renumbered 0..n-1 = engine seats
     save_record(table_id, record, *, message_id=None, message_created_at=None) -> None
     set_message(table_id, message_id, created_at) -> None
+    set_pinged(table_id, pinged) -> None                 # seat -> decision last mentioned (correspondence)
     settle_deal(table_id, deal_no, deltas, summary, *, key=None, pot=0) -> Settlement
 
     # the table log: what a change of a playing table writes, in one transaction, and what restarts read

@@ -265,6 +265,8 @@ class Core:
             give_enabled=bool(row["give_enabled"]),
             moderator_role_id=row["moderator_role_id"],
             bot_pace_ms=row["bot_pace_ms"],
+            table_place=row["table_place"],
+            correspondence_max_hours=row["correspondence_max_hours"],
             updated_by=row["updated_by"],
             updated_at=row["updated_at"],
         )

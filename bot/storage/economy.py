@@ -13,6 +13,7 @@ from typing import Any, Unpack
 from bot.storage.core import Core, Leg
 from bot.storage.errors import InvalidValue, StorageError
 from bot.storage.models import (
+    TABLE_PLACES,
     ConfigChanges,
     DailyClaim,
     GuildConfig,
@@ -34,6 +35,7 @@ CONFIG_RANGES: dict[str, tuple[int, int]] = {
     "turn_timer_seconds": (10, 3600),
     "moderator_role_id": (1, 2**63 - 1),
     "bot_pace_ms": (0, 10_000),
+    "correspondence_max_hours": (1, 168),
 }
 MAX_ALLOWED_CHANNELS = 100
 _CONFIG_BOOLS = ("bots_play_for_chips", "give_enabled")
@@ -60,6 +62,16 @@ def _validate_config_change(field: str, value: object) -> Any:
     if field in _CONFIG_BOOLS:
         if not isinstance(value, bool):
             raise InvalidValue("storage.config_bad_type", f"{field} must be true or false", field=field, value=value)
+        return value
+    if field == "table_place":
+        if value not in TABLE_PLACES:
+            raise InvalidValue(
+                "storage.config_bad_choice",
+                f"{field} must be one of {TABLE_PLACES}",
+                field=field,
+                value=value,
+                allowed=" / ".join(TABLE_PLACES),
+            )
         return value
     if field == "allowed_channel_ids":
         ids = tuple(value) if isinstance(value, list | tuple | set | frozenset) else None
@@ -125,12 +137,14 @@ class EconomyOps(Core):
             await Exec(
                 "INSERT INTO guild_config (guild_id, starting_balance, daily_amount, daily_cooldown_seconds,"
                 " turn_timer_seconds, allowed_channel_ids, bots_play_for_chips, give_enabled, moderator_role_id,"
-                " bot_pace_ms, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " bot_pace_ms, table_place, correspondence_max_hours, updated_by, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET starting_balance = excluded.starting_balance,"
                 " daily_amount = excluded.daily_amount, daily_cooldown_seconds = excluded.daily_cooldown_seconds,"
                 " turn_timer_seconds = excluded.turn_timer_seconds, allowed_channel_ids = excluded.allowed_channel_ids,"
                 " bots_play_for_chips = excluded.bots_play_for_chips, give_enabled = excluded.give_enabled,"
                 " moderator_role_id = excluded.moderator_role_id, bot_pace_ms = excluded.bot_pace_ms,"
+                " table_place = excluded.table_place, correspondence_max_hours = excluded.correspondence_max_hours,"
                 " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
                 (
                     guild_id,
@@ -143,6 +157,8 @@ class EconomyOps(Core):
                     int(config.give_enabled),
                     config.moderator_role_id,
                     config.bot_pace_ms,
+                    config.table_place,
+                    config.correspondence_max_hours,
                     actor_id,
                     now,
                 ),

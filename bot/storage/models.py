@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypedDict, TypeVar
 
 JsonValue: TypeAlias = bool | int | float | str | Sequence["JsonValue"] | Mapping[str, "JsonValue"] | None
@@ -20,6 +20,12 @@ invariant, so ``dict[str, JsonValue]`` could not be handed to the engines' ``fro
 nor to code that reads a summary's known keys."""
 
 TableStatus = Literal["lobby", "playing", "ended", "cancelled"]
+TablePlace = Literal["thread", "channel"]
+"""Where ``/play`` opens a table: its own thread of the channel, or the channel itself."""
+TablePace = Literal["live", "correspondence"]
+"""How fast a table moves: the server's turn timer, or hours per decision with a mention for each."""
+TABLE_PLACES: tuple[TablePlace, ...] = ("thread", "channel")
+TABLE_PACES: tuple[TablePace, ...] = ("live", "correspondence")
 ACTIVE_STATUSES: tuple[TableStatus, ...] = ("lobby", "playing")
 
 # Reasons a movement may carry (mirrors the CHECK constraint of the `movements` table).
@@ -54,6 +60,10 @@ class GuildConfig:
     moderator_role_id: int | None = None
     bot_pace_ms: int = 1200
     """How long bot players (and players marked away) wait before each move, so people can follow the game."""
+    table_place: TablePlace = "thread"
+    """Where ``/play`` opens a table: in its own thread of the channel (``thread``), or in the channel itself."""
+    correspondence_max_hours: int = 72
+    """The longest a host may give each decision at a correspondence table."""
     updated_by: int | None = None
     updated_at: float | None = None
 
@@ -75,6 +85,8 @@ class ConfigChanges(TypedDict, total=False):
     give_enabled: bool
     moderator_role_id: int | None
     bot_pace_ms: int
+    table_place: TablePlace
+    correspondence_max_hours: int
 
 
 @dataclass(frozen=True)
@@ -161,6 +173,15 @@ class Table:
     """The last log row ``record`` includes."""
     pot: int = 0
     """Chips in the table's pot (escrow owned by no seat, carried between deals)."""
+    parent_id: int | None = None
+    """The channel the table's thread hangs off (its lobby message is there); None: the table is in ``channel_id``."""
+    pace: TablePace = "live"
+    turn_seconds: int | None = None
+    """How long each decision may take (a correspondence table); None: the server's turn timer."""
+    turn_started_at: float | None = None
+    """When the current decisions began: the turn timer counts from here (it survives a restart)."""
+    pinged: Mapping[int, int] = field(default_factory=dict)
+    """Seat → the decision its member was last mentioned for (a correspondence table pings once per decision)."""
 
     @property
     def active(self) -> bool:
@@ -265,6 +286,8 @@ class Step:
 
     settlements: tuple[Settlement, ...] = ()
     closure: Closure | None = None
+    at: float = 0.0
+    """When it was written (the database's clock): the seats now to act began their decisions then."""
 
 
 @dataclass(frozen=True)

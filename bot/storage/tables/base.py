@@ -56,6 +56,11 @@ def _table(row: Row, seats: Sequence[Seat]) -> Table:
         opening=row["opening"],
         checkpoint_seq=row["checkpoint_seq"],
         pot=row["pot"],
+        parent_id=row["parent_id"],
+        pace=row["pace"],
+        turn_seconds=row["turn_seconds"],
+        turn_started_at=row["turn_started_at"],
+        pinged={int(k): int(v) for k, v in json.loads(row["pinged"] or "{}").items()},
     )
 
 

@@ -77,16 +77,18 @@ class LogOps(SettlementOps, ClosingOps):
             if checkpoint is not None:
                 record, seq = checkpoint
                 await Exec(
-                    "UPDATE tables SET record = ?, checkpoint_seq = ?, updated_at = ? WHERE id = ?",
-                    (record, seq, now, table_id),
+                    "UPDATE tables SET record = ?, checkpoint_seq = ?, updated_at = ?, turn_started_at = ?"
+                    " WHERE id = ?",
+                    (record, seq, now, now, table_id),
                 )
             closure = None
             if close:
                 ending = await self._table_row(table_id)
                 closure = await self._finish(ending, "ended", "cash_out", f"close:{table_id}", None, now)
-            elif not deals and checkpoint is None:
-                await Exec("UPDATE tables SET updated_at = ? WHERE id = ?", (now, table_id))
-            return Step(tuple(settlements), closure)
+            elif checkpoint is None:
+                # The seats now to act began their decisions now (the turn timer counts from here after a restart).
+                await Exec("UPDATE tables SET updated_at = ?, turn_started_at = ? WHERE id = ?", (now, now, table_id))
+            return Step(tuple(settlements), closure, at=now)
 
         return await self._transaction(tx)
 

@@ -14,11 +14,21 @@ from collections.abc import Mapping
 from bot.storage.core import Leg
 from bot.storage.economy import check_amount
 from bot.storage.errors import InvalidState, InvalidValue, NotFound, StorageError
-from bot.storage.models import JsonValue, SeatChange, Table, dump_outcome, load_outcome
+from bot.storage.models import (
+    TABLE_PACES,
+    JsonValue,
+    SeatChange,
+    Table,
+    TablePace,
+    dump_outcome,
+    load_outcome,
+)
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Exec, Insert, Scalar
 
 MAX_STAKE = 1_000_000
+MAX_TURN = 7 * 86400
+"""The longest a decision may be given (a week), whatever a server allows."""
 
 
 class SeatOps(TableBase):
@@ -34,8 +44,21 @@ class SeatOps(TableBase):
         rules: Mapping[str, JsonValue] | None = None,
         practice: bool = False,
         lang: str = "en",
+        parent_id: int | None = None,
+        pace: TablePace = "live",
+        turn_seconds: int | None = None,
     ) -> Table:
-        """A new table in the lobby; :class:`StorageError` ``storage.channel_busy`` if the channel has one."""
+        """A new table in the lobby; :class:`StorageError` ``storage.channel_busy`` if the channel has one.
+
+        ``parent_id``: the channel whose thread the table will live in (its ``channel_id`` is then a placeholder
+        until :meth:`set_place` names the thread). ``pace`` and ``turn_seconds``: a correspondence table's hours per
+        decision (None: the server's turn timer)."""
+        if pace not in TABLE_PACES:
+            raise InvalidValue("storage.invalid_pace", f"pace must be one of {TABLE_PACES}", pace=pace)
+        if turn_seconds is not None and (
+            isinstance(turn_seconds, bool) or not isinstance(turn_seconds, int) or not 10 <= turn_seconds <= MAX_TURN
+        ):
+            raise InvalidValue("storage.invalid_turn", f"turn_seconds must be 10–{MAX_TURN}", turn=turn_seconds)
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
             raise InvalidValue("storage.invalid_stake", f"stake must be 1–{MAX_STAKE}", stake=stake)
         check_amount(buy_in)
@@ -51,8 +74,24 @@ class SeatOps(TableBase):
                 )
             table_id = await Insert(
                 "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, rules, practice,"
-                " lang, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, channel_id, game, host_id, stake, buy_in, rules_json, int(practice), lang, now, now),
+                " lang, created_at, updated_at, parent_id, pace, turn_seconds)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    guild_id,
+                    channel_id,
+                    game,
+                    host_id,
+                    stake,
+                    buy_in,
+                    rules_json,
+                    int(practice),
+                    lang,
+                    now,
+                    now,
+                    parent_id,
+                    pace,
+                    turn_seconds,
+                ),
             )
             # The opening process drives the table (bot.storage.leases).
             await Exec(

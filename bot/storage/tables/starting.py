@@ -6,8 +6,10 @@ and public message."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
 
+from bot.storage.errors import StorageError
 from bot.storage.models import LogEntry, Table
 from bot.storage.tables.base import TableBase, _log_rows, _no_table
 from bot.storage.tx import Exec
@@ -29,8 +31,8 @@ class StartOps(TableBase):
                     await Exec("UPDATE seats SET position = ? WHERE id = ?", (index, seat.id))
             await Exec(
                 "UPDATE tables SET status = 'playing', record = coalesce(?, record), opening = coalesce(?, opening),"
-                " checkpoint_seq = 0, updated_at = ? WHERE id = ?",
-                (record, record, now, table_id),
+                " checkpoint_seq = 0, updated_at = ?, turn_started_at = ? WHERE id = ?",
+                (record, record, now, now, table_id),
             )
             if log is not None:
                 await log
@@ -60,14 +62,41 @@ class StartOps(TableBase):
 
         await self._transaction(tx)
 
-    async def set_message(self, table_id: int, message_id: int, created_at: float) -> None:
-        """Remember the table's public message (after posting or reposting it)."""
+    async def set_message(self, table_id: int, message_id: int | None, created_at: float) -> None:
+        """Remember the table's public message (after posting or reposting it; None: the next update posts one)."""
 
         async def tx(now: float) -> None:
             changed = await Exec(
                 "UPDATE tables SET message_id = ?, message_created_at = ?, updated_at = ? WHERE id = ?",
                 (message_id, created_at, now, table_id),
             )
+            if not changed:
+                raise _no_table(table_id)
+            await self._fence(table_id, now)  # (rolls the update back if the table is another process's)
+
+        await self._transaction(tx)
+
+    async def set_place(self, table_id: int, channel_id: int) -> None:
+        """Name the channel (a thread made for it) a lobby lives in, once it exists; :class:`StorageError`
+        ``storage.channel_busy`` if that channel has an active table already."""
+
+        async def tx(now: float) -> None:
+            await self._check_driven(table_id, now, "lobby")
+            busy = await self._active_id_in(channel_id)
+            if busy is not None and busy != table_id:
+                raise StorageError(
+                    "storage.channel_busy", f"channel {channel_id} already has table {busy}", table_id=busy
+                )
+            await Exec("UPDATE tables SET channel_id = ?, updated_at = ? WHERE id = ?", (channel_id, now, table_id))
+
+        await self._transaction(tx)
+
+    async def set_pinged(self, table_id: int, pinged: Mapping[int, int]) -> None:
+        """Remember which decision each seat's member was last mentioned for (a correspondence table's pings)."""
+        text = json.dumps({str(k): int(v) for k, v in pinged.items()}, separators=(",", ":"))
+
+        async def tx(now: float) -> None:
+            changed = await Exec("UPDATE tables SET pinged = ? WHERE id = ?", (text, table_id))
             if not changed:
                 raise _no_table(table_id)
             await self._fence(table_id, now)  # (rolls the update back if the table is another process's)

@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from bot.storage import Database, InsufficientFunds, IntegrityError, InvalidState, InvalidValue, StorageError
+from bot.storage import (
+    Database,
+    InsufficientFunds,
+    IntegrityError,
+    InvalidState,
+    InvalidValue,
+    LogEntry,
+    StorageError,
+)
 
 CHANNEL = 500
 GUILD = 10
@@ -388,3 +396,61 @@ async def test_the_ledger_check_sees_a_pot_that_drifted(ledger_checked: Database
     problems = await db.verify_ledger()
     assert any(p.startswith("table pot differs from its ledger") for p in problems), problems
     await db._exec("UPDATE tables SET pot = 50 WHERE id = ?", (table_id,))
+
+
+async def test_a_table_in_a_thread_gets_its_place_once_the_thread_exists(ledger_checked: Database) -> None:
+    db = ledger_checked
+    # Two lobbies opened at once in one channel's threads: each waits on a placeholder of its own.
+    first = await db.open_table(GUILD, -1, "oicho", 1, buy_in=100, parent_id=CHANNEL)
+    second = await db.open_table(GUILD, -2, "oicho", 2, buy_in=100, parent_id=CHANNEL)
+    assert (first.parent_id, first.pace, first.turn_seconds) == (CHANNEL, "live", None)
+    await db.set_place(first.id, 7001)
+    with pytest.raises(StorageError) as busy:
+        await db.set_place(second.id, 7001)  # a thread holds one active table
+    assert busy.value.code == "storage.channel_busy"
+    await db.set_place(second.id, 7002)
+    assert (await db.active_table_in(7001)).id == first.id  # type: ignore[union-attr]
+    assert (await db.active_table_in(7002)).id == second.id  # type: ignore[union-attr]
+    await db.join_table(first.id, 1)
+    await db.start_table(first.id, record='{"v":1}')
+    with pytest.raises(InvalidState):
+        await db.set_place(first.id, 7003)  # only a lobby moves into its thread
+
+
+async def test_a_correspondence_table_keeps_its_pace_turn_start_and_pings(ledger_checked: Database, clock: Any) -> None:
+    db = ledger_checked
+    table = await db.open_table(GUILD, CHANNEL, "oicho", 1, buy_in=100, pace="correspondence", turn_seconds=86400)
+    for bad in (("live", 5), ("live", 8 * 86400), ("slow", None)):
+        with pytest.raises(InvalidValue):
+            await db.open_table(GUILD, CHANNEL + 1, "oicho", 1, buy_in=100, pace=bad[0], turn_seconds=bad[1])  # type: ignore[arg-type]
+    await db.join_table(table.id, 1)
+    await db.join_table(table.id, 2)
+    started_at = clock.now
+    await db.start_table(table.id, record='{"v":1}')
+    loaded = await db.get_table(table.id)
+    assert loaded is not None and (loaded.pace, loaded.turn_seconds, loaded.turn_started_at) == (
+        "correspondence",
+        86400,
+        started_at,
+    )
+    clock.advance(3600)
+    step = await db.append_step(table.id, [LogEntry(1, "action", "bet 1 5", seat=0)])
+    assert step.at == clock.now
+    clock.advance(60)
+    await db.set_away(table.id, 1, True)  # not a step of the game: the turn still began at the move
+    await db.set_pinged(table.id, {1: 4, 0: 2})
+    loaded = await db.get_table(table.id)
+    assert loaded is not None and loaded.turn_started_at == step.at and dict(loaded.pinged) == {0: 2, 1: 4}
+
+
+async def test_where_tables_open_is_a_server_setting(ledger_checked: Database) -> None:
+    db = ledger_checked
+    assert (await db.get_config(GUILD)).table_place == "thread"
+    config = await db.set_config(GUILD, actor_id=MOD, table_place="channel", correspondence_max_hours=24)
+    assert (config.table_place, config.correspondence_max_hours) == ("channel", 24)
+    assert (await db.get_config(GUILD)).table_place == "channel"
+    with pytest.raises(InvalidValue) as bad:
+        await db.set_config(GUILD, actor_id=MOD, table_place="forum")  # type: ignore[typeddict-item]
+    assert bad.value.code == "storage.config_bad_choice"
+    with pytest.raises(InvalidValue):
+        await db.set_config(GUILD, actor_id=MOD, correspondence_max_hours=169)

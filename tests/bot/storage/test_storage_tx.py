@@ -408,8 +408,9 @@ async def test_every_operation_is_one_round_trip(db: Database) -> None:
     await refused(InvalidState, "join_table", table.id, 3)
     await one("add_bot_seat", table.id, "Tanuki")
     await one("leave_lobby", table.id, 3)
+    await one("set_place", table.id, 501)
     await one("get_table", table.id)
-    await one("active_table_in", 500)
+    await one("active_table_in", 501)
     await one("list_active_tables", GUILD)
     assert await one("acquire_leases", [table.id]) == {table.id}
     assert await one("renew_leases") == {table.id}
@@ -419,6 +420,7 @@ async def test_every_operation_is_one_round_trip(db: Database) -> None:
     await one("set_away", table.id, 1, True)
     await one("save_record", table.id, '{"v":1}', message_id=7, message_created_at=1.0)
     await one("set_message", table.id, 8, 2.0)
+    await one("set_pinged", table.id, {0: 3})
     await one("append_step", table.id, [LogEntry(2, "action", "bet", seat=0)], away={0: False})
     await refused(InvalidState, "append_step", table.id, [LogEntry(2, "action", "bet", seat=0)])
     deal = DealToSettle(1, (30, -30), {"void": False})
