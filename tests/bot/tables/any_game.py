@@ -137,9 +137,19 @@ async def _click_something(member: Any, panel: Any, rng: random.Random) -> Any:
 
 
 async def play_any_game(
-    world: Any, game_id: str, rng: random.Random, *, members: tuple[Any, ...], bots: int, step_limit: int = 4000
+    world: Any,
+    game_id: str,
+    rng: random.Random,
+    *,
+    members: tuple[Any, ...],
+    bots: int,
+    step_limit: int = 4000,
+    reach: ReachWatch | None = None,
 ) -> Any:
-    """Open, seat, start and play ``game_id`` to the end through the panels; returns the (ended) table."""
+    """Open, seat, start and play ``game_id`` to the end through the panels; returns the (ended) table. At every
+    decision a member meets, every legal action must be reachable through the panel (``reach`` counts them)."""
+    reach = reach if reach is not None else ReachWatch()
+    checked: set[tuple[int, int]] = set()
     db = world.env.bot.db
     await db.set_config(world.guild.id, actor_id=world.mod.id, bots_play_for_chips=True)
     host, *others = members
@@ -164,6 +174,9 @@ async def play_any_game(
         assert acting, f"{game_id}: only bots or away players must act, yet the table stands still"
         seat = rng.choice(acting)
         member = by_seat[seat]
+        if (seat, engine.decision_id(seat)) not in checked:
+            checked.add((seat, engine.decision_id(seat)))
+            check_seat(table, seat, random.Random(f"{game_id}:{steps}"), reach)
         if seat not in panels or rng.random() < 0.2:
             panels[seat] = await open_panel(world, member)
         result = await _click_something(member, panels[seat], rng)
