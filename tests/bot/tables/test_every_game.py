@@ -6,10 +6,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import discord
 import pytest
 
 from bot.ui import adapters, panel, ui_for
 from bot.ui.base import TableContext
+from games.core.rng import Shuffle, Shuffler
 from games.registry import get_game
 from tests.bot.tables.any_game import (
     ReachWatch,
@@ -19,7 +21,7 @@ from tests.bot.tables.any_game import (
     private_panels_stay_private,
     spy,
 )
-from tests.bot.tables.driver import live_table, open_panel
+from tests.bot.tables.driver import enabled_actions, live_table, open_panel, table_message
 
 
 @pytest.mark.parametrize("game_id", sorted(adapters()))
@@ -47,6 +49,7 @@ async def test_the_driver_catches_a_panel_drawn_from_another_seat(world: Any, mo
 
     monkeypatch.setattr(Panels, "snapshot", wrong_seat)
     watch = spy(monkeypatch, world)
+    from tests.bot.tables.driver import live_table, open_panel
 
     await world.alice.slash(world.channel, "play", game="ofc")
     await world.bob.click(world.channel.last_message, label="Join")
@@ -92,6 +95,16 @@ def check_luk_fu(engine: Any, seat: int, state: dict[str, str] | None = None) ->
         state or {},
         random.Random(0),
     )
+
+
+def test_every_lead_of_the_nine_tens_declarer_is_reachable() -> None:
+    engine = nine_tens()
+    leads = [a.text for a in engine.legal_actions(0)]
+    assert len(leads) == 39
+    reach = check_luk_fu(engine, 0)
+    assert sorted(reach.actions) == sorted(leads)
+    assert "lead 1T 2T 3T 4T 5T 6T 7T 8T 9T" in reach.actions
+    assert reach.states == 10  # the top (as drawn, and gone back to) and the eight kinds: single, runs of 3 to 9
 
 
 def test_the_check_fails_on_a_menu_cut_at_25_and_lists_what_is_lost(monkeypatch: Any) -> None:
@@ -155,3 +168,73 @@ def test_a_fantasyland_hand_is_checked_by_driving_toward_sampled_arrangements(mo
     monkeypatch.setattr(panel, "_item_entries", lambda decision: plain(decision)[:-1])  # a card cut from the rows
     with pytest.raises(AssertionError, match="unreachable"):
         check_ofc(engine, 1)
+
+
+async def test_a_member_leads_a_run_of_nine_through_the_split_menu(world: Any) -> None:
+    from tests.games.luk_fu.lukfu_kit import deal_order, draw_for
+
+    alice = "1T 2T 3T 4T 5T 6T 7T 8T 9T 1C 2C 3S"
+    world.env.bot.tables.new_shuffler = lambda: Shuffler(
+        planned=[Shuffle(order=draw_for(0)), Shuffle(order=deal_order({0: alice}))], seed_source=lambda: "cd" * 32
+    )
+    await world.alice.slash(world.channel, "play", game="luk_fu")
+    for member in (world.bob, world.carol):
+        await member.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    engine = table.engine
+    members = {0: world.alice, 1: world.bob, 2: world.carol}
+    shown = await open_panel(world, world.alice)
+    await world.alice.click(shown.response, custom_id=enabled_actions(shown)["play"])
+    # The first lead, 1C (nothing beats it), is a single: found under "Single".
+    shown = await choose(world.alice, await open_panel(world, world.alice), "lead", "▶ Single")
+    await choose(world.alice, shown, "lead", "🔴一銭 1C")
+    for seat in (2, 1):  # counter-clockwise; each follows face down with one card of its choice
+        member = members[seat]
+        shown = await open_panel(world, member)
+        (discard,) = selects(shown, "discard")
+        shown = await member.select(shown.response, [discard["options"][0]["value"]], custom_id=discard["custom_id"])
+        await member.click(shown.response, label="Confirm")
+    assert engine.to_act() == {0} and len(engine.legal_actions(0)) == 39
+    # The lead menu: eight kinds, not 39 leads cut at 25; a kind opens its leads, with a way back.
+    shown = await open_panel(world, world.alice)
+    (menu,) = selects(shown, "lead")
+    assert [o["label"] for o in menu["options"]] == ["▶ Single"] + [f"▶ Run of {n}" for n in range(3, 10)]
+    shown = await choose(world.alice, shown, "lead", "▶ Run of 9")
+    (menu,) = selects(shown, "lead")
+    assert menu["placeholder"].startswith("Run of 9") and menu["options"][0]["label"] == "◀ Back"
+    # A forged group (one the menu does not have) is refused, privately, and the menu stays where it was.
+    before = dict(table.panel_state[0])
+    channel = world.env.bot.get_channel(world.channel.id)
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Select(custom_id=menu["custom_id"], options=[discord.SelectOption(label="x", value="@9")]))
+    forged = await channel.send("forged", view=view)
+    refused = await world.alice.select(forged, ["@9"], custom_id=menu["custom_id"])
+    assert refused.ephemeral and "That group or page is not on your panel" in refused.response.content
+    assert table.panel_state[0] == before
+    world.env.errors.clear()
+    again = await open_panel(world, world.alice)  # a fresh panel opens where the menu stands
+    assert selects(again, "lead")[0]["options"] == menu["options"]
+    led = await choose(world.alice, again, "lead", "🔴一十 1T 二十 2T")
+    assert led.response is not None
+    trick = engine.public_view().trick
+    assert [c.notation for c in trick.plays[0].cards] == ["1T", "2T", "3T", "4T", "5T", "6T", "7T", "8T", "9T"]
+    assert "九十 9T" in str([e.to_dict() for e in table_message(world).embeds])
+
+
+def selects(shown: Any, key: str) -> list[dict[str, Any]]:
+    return [
+        c
+        for row in shown.response.components
+        for c in (row if isinstance(row, dict) else row.to_dict())["components"]
+        if c.get("custom_id", "").split(":s:", 1)[-1].split(":", 1)[-1].split("@")[0] == key
+    ]
+
+
+async def choose(member: Any, shown: Any, key: str, label: str) -> Any:
+    """Choose the option of the ``key`` menu whose label starts with ``label``; the panel shown after."""
+    (menu,) = selects(shown, key)
+    (value,) = [o["value"] for o in menu["options"] if o["label"].startswith(label)]
+    done = await member.select(shown.response, [value], custom_id=menu["custom_id"])
+    assert done.response is not None and done.response.ephemeral, done
+    return done
