@@ -25,7 +25,9 @@ from bot.errors import UserError
 
 LOBBY_VERBS = frozenset({"join", "leave", "bot", "start", "cancel"})
 TABLE_VERBS = frozenset({"hand", "stop"})
-STEP_VERBS = frozenset({"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "x", "noop"})
+STEP_VERBS = frozenset(
+    {"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "go", "x", "noop"}
+)
 
 _ID = re.compile(
     r"fdb:(?P<table>[1-9][0-9]{0,17}):"

@@ -10,6 +10,14 @@ Four shapes cover the games so far and the ones to come:
 * :class:`ChooseSubset` — several of a set of items (cards to discard), confirmed as one move.
 * :class:`Arrange` — put items into groups of given sizes (OFC rows), step by step or one select per group.
 
+No shape has a size limit: the panel never cuts a choice. What does not fit one Discord menu (25 options) or
+the message's five rows of five is split into steps (a group, then its choices; pages; or the decisions one
+page at a time), so every legal move stays reachable. A game may help with a grouping hint (``Option.group``,
+``AmountChoice.group``, ``ChooseSubset.groups``, ``Arrange.item_groups``: a short label such as "Runs of 6"
+shared by the choices of one kind); the panel groups by it only when the choices do not fit one menu, and
+splits into pages by itself when there is no hint or a group is still too big. Keys, group names and values
+must not hold ``/``, ``,`` or ``@`` (the panel's ids use them as separators).
+
 A game adds panel code of its own only for what is truly its own: extra buttons (``Extra``, handled by the
 game's ``ui_step``) and the panel's text. The generic panel's own words (undo, clear, confirm, the largest
 amount, a typed amount) come from its catalog, in the reader's language. Nothing here decides a rule: every move offered comes from the
@@ -38,6 +46,8 @@ class Option:
     enabled: bool = True
     reason: str | None = None
     description: str | None = None
+    group: str | None = None
+    """A grouping hint (such as "Runs of 6"): used when the options do not fit one menu."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,8 @@ class AmountChoice:
     key: str
     label: str
     range: AmountRange
+    group: str | None = None
+    """A grouping hint, used when the ranges do not fit one menu."""
 
 
 @dataclass(frozen=True)
@@ -82,6 +94,8 @@ class ChooseSubset:
     most: int
     build: Callable[[tuple[str, ...]], Action | None] = field(compare=False)
     placeholder: str = ""
+    groups: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """Grouping hints by item value, used when the items do not fit one menu."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,8 @@ class Arrange:
     build: Callable[[Mapping[str, str]], Action | None] = field(compare=False)
     feasible: Callable[[Mapping[str, str]], bool] = field(compare=False)
     mode: str = "steps"
+    item_groups: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """Grouping hints by item value, used when the items do not fit the panel at once."""
 
 
 @dataclass(frozen=True)

@@ -69,6 +69,18 @@ def _kind(cards: Sequence[LukFuCard], lang: str) -> str:
     return t("luk_fu_ui.kind_run", lang, n=len(cards))
 
 
+def _play_group(cards: Sequence[LukFuCard], lang: str) -> str:
+    """A play's kind ("Run of 6"): the group it is found under when the menu is too long for one list."""
+    if len(cards) == 1:
+        return t("luk_fu_render.kind_single", lang)
+    if any(c.is_li_tyen for c in cards):
+        return t("luk_fu_render.kind_tigers", lang)
+    if len({c.rank for c in cards}) == 1:
+        key = {3: "luk_fu_render.kind_triple", 4: "luk_fu_render.kind_quad"}.get(len(cards))
+        return t(key, lang) if key else _kind(cards, lang)
+    return t("luk_fu_render.kind_run", lang, size=len(cards))
+
+
 def _play_label(cards: Sequence[LukFuCard], lang: str) -> str:
     kind = _kind(cards, lang)
     return f"{cards_text(cards, lang)}{f' ({kind})' if kind else ''}"
@@ -180,7 +192,10 @@ class LukFuUI(GameUI):
                     ChooseOne(
                         "follow",
                         "",
-                        [Option(_play_label(a.cards, lang), a, "primary") for a in follows],
+                        [
+                            Option(_play_label(a.cards, lang), a, "primary", group=_play_group(a.cards, lang))
+                            for a in follows
+                        ],
                         placeholder=t("luk_fu_ui.choose_follow", lang),
                     )
                 )
@@ -434,11 +449,12 @@ def _lead_prompt(view: LukFuSeatView, lang: str) -> str:
 def _lead_decision(view: LukFuSeatView, actions: Sequence[Action], lang: str) -> ChooseOne:
     options: list[Option] = []
     if act.Tigers() in actions:
-        options.append(Option(t("luk_fu_ui.reveal_tigers", lang), act.Tigers(), "danger", "🐯"))
+        tigers = t("luk_fu_render.kind_tigers", lang)
+        options.append(Option(t("luk_fu_ui.reveal_tigers", lang), act.Tigers(), "danger", "🐯", group=tigers))
     leads = [a for a in actions if isinstance(a, act.Lead)]
     for lead in sorted(leads, key=lambda a: (len(a.cards), a.text)):
         style = "primary" if len(lead.cards) > 1 else "secondary"
-        options.append(Option(_play_label(lead.cards, lang), lead, style))
+        options.append(Option(_play_label(lead.cards, lang), lead, style, group=_play_group(lead.cards, lang)))
     for card, reason in view.forbidden_singles:
         options.append(Option(card_text(card, lang), None, reason=t(f"luk_fu_ui.forbidden_{reason}", lang)))
     return ChooseOne("lead", "", options, placeholder=t("luk_fu_ui.choose_lead", lang))
