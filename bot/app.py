@@ -66,6 +66,8 @@ class FudabaBot(commands.Bot):
     ) -> None:
         intents = discord.Intents.default()
         intents.message_content = False
+        # Nothing the bot says pings anyone unless that message names whom (a correspondence table's turn mention).
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None, **client_options)
         self.shard_set = shards
         """The shards this process connects and whose guilds' tables it drives (None: unsharded, all of them)."""

@@ -51,6 +51,12 @@ def _duration(seconds: int, locale: object) -> str:
     return human_duration(seconds, locale)
 
 
+PLACE_CHOICES = [
+    app_commands.Choice(name=L("thread", "cmd_economy.place_thread"), value="thread"),
+    app_commands.Choice(name=L("channel", "cmd_economy.place_channel"), value="channel"),
+]
+
+
 def config_lines(config: GuildConfig, locale: object) -> list[tuple[str, str]]:
     """Every setting as (label, value) in the reader's language."""
     channels = " ".join(f"<#{c}>" for c in config.allowed_channel_ids) or t("moderation.all_channels", locale)
@@ -61,6 +67,11 @@ def config_lines(config: GuildConfig, locale: object) -> list[tuple[str, str]]:
         (t("moderation.f_daily_cooldown", locale), _duration(config.daily_cooldown_seconds, locale)),
         (t("moderation.f_turn_timer", locale), t("moderation.seconds", locale, n=config.turn_timer_seconds)),
         (t("moderation.f_bot_pace", locale), t("moderation.seconds", locale, n=f"{config.bot_pace_ms / 1000:g}")),
+        (t("moderation.f_table_place", locale), t(f"moderation.place_{config.table_place}", locale)),
+        (
+            t("moderation.f_correspondence_max", locale),
+            t("moderation.hours", locale, n=config.correspondence_max_hours),
+        ),
         (t("moderation.f_bots_for_chips", locale), _on_off(config.bots_play_for_chips, locale)),
         (t("moderation.f_give_enabled", locale), _on_off(config.give_enabled, locale)),
         (t("moderation.f_moderator_role", locale), role),
@@ -206,6 +217,7 @@ class ModerationCog(commands.Cog):
         return embed
 
     @config.command(name="set", description=L("Change one or more settings", "cmd_economy.config_set"))
+    @app_commands.choices(table_place=PLACE_CHOICES)
     @app_commands.describe(
         starting_balance=L(
             "Chips a member receives on first use (0–1,000,000,000)", "cmd_economy.cfg_starting_balance"
@@ -214,6 +226,13 @@ class ModerationCog(commands.Cog):
         daily_cooldown_hours=L("Hours between two /daily claims (1–720)", "cmd_economy.cfg_daily_cooldown"),
         turn_timer=L("Seconds a player has to act before being marked away (10–3600)", "cmd_economy.cfg_turn_timer"),
         bot_pace=L("Seconds between bot players' moves, so people can follow them (0–10)", "cmd_economy.cfg_bot_pace"),
+        table_place=L(
+            "Where /play opens a table: its own thread (default) or the channel", "cmd_economy.cfg_table_place"
+        ),
+        correspondence_max_hours=L(
+            "The longest a correspondence table may give each decision, in hours (1–168)",
+            "cmd_economy.cfg_correspondence_max",
+        ),
         bots_for_chips=L("Whether bot players may sit at tables played for chips", "cmd_economy.cfg_bots_for_chips"),
         give_enabled=L("Whether members may /give chips to each other", "cmd_economy.cfg_give_enabled"),
         moderator_role=L("A role whose members count as moderators here", "cmd_economy.cfg_moderator_role"),
@@ -230,6 +249,8 @@ class ModerationCog(commands.Cog):
         daily_cooldown_hours: app_commands.Range[int, 1, MAX_COOLDOWN_HOURS] | None = None,
         turn_timer: app_commands.Range[int, MIN_TURN_TIMER, MAX_TURN_TIMER] | None = None,
         bot_pace: app_commands.Range[float, 0.0, 10.0] | None = None,
+        table_place: app_commands.Choice[str] | None = None,
+        correspondence_max_hours: app_commands.Range[int, 1, 168] | None = None,
         bots_for_chips: bool | None = None,
         give_enabled: bool | None = None,
         moderator_role: discord.Role | None = None,
@@ -248,6 +269,10 @@ class ModerationCog(commands.Cog):
             changes["turn_timer_seconds"] = turn_timer
         if bot_pace is not None:
             changes["bot_pace_ms"] = round(bot_pace * 1000)
+        if table_place is not None:
+            changes["table_place"] = table_place.value
+        if correspondence_max_hours is not None:
+            changes["correspondence_max_hours"] = correspondence_max_hours
         if bots_for_chips is not None:
             changes["bots_play_for_chips"] = bots_for_chips
         if give_enabled is not None:

@@ -8,8 +8,10 @@ move through the table's ``commit`` like any click (refused if anything changed 
 again). Each move is its own commit, so each appears on the table one at a time. A table of only bots and
 away members plays on to the end without anyone clicking, and no table's bots hold up another table.
 
-The turn timer: when a member to act does nothing for the server's turn time, they are marked away (the
-policy plays for them from then on) until they press "My hand" again.
+The turn timer: when a member to act does nothing for the server's turn time (at a correspondence table, the
+hours the host gave each decision), they are marked away (the policy plays for them from then on) until they press
+"My hand" again. It counts from when the turn began as stored with the change that began it, so a correspondence
+table's deadline survives a restart; a live table's timer starts afresh after one (nobody could act meanwhile).
 """
 
 from __future__ import annotations
@@ -46,8 +48,17 @@ the deal's last trick."""
 
 
 class Autoplay:
-    def __init__(self, settings: ServerSettings, *, bot_pace: float | None, shown: Shown | None = None) -> None:
+    def __init__(
+        self,
+        settings: ServerSettings,
+        *,
+        bot_pace: float | None,
+        clock: Callable[[], float],
+        shown: Shown | None = None,
+    ) -> None:
         self.settings = settings
+        self.clock = clock
+        """Wall-clock seconds (the database's clock): a turn's deadline is stored as one."""
         self.shown = shown
         """Waits until a table's message shows a state (:meth:`bot.tables.public.PublicMessages.shown`)."""
         self.bot_pace = bot_pace
@@ -142,9 +153,22 @@ class Autoplay:
             return
         runtime.timer = asyncio.create_task(self._timeout(session, engine.serial))
 
-    async def _timeout(self, session: TableSession, serial: int) -> None:
+    async def turn_seconds(self, session: TableSession) -> int:
+        """How long the members to act have: a correspondence table's hours, else the server's turn timer."""
+        if session.turn_seconds:
+            return session.turn_seconds
         config = await self.settings.get(session.guild_id)
-        await asyncio.sleep(config.turn_timer_seconds)
+        return config.turn_timer_seconds
+
+    async def deadline(self, session: TableSession) -> float:
+        """When (wall clock) the members to act are marked away: the turn began when its change was written."""
+        started = session.turn_started_at if session.turn_started_at is not None else self.clock()
+        return started + await self.turn_seconds(session)
+
+    async def _timeout(self, session: TableSession, serial: int) -> None:
+        # Counted from the stored start of the turn, not from now: a restart (or another process taking the table
+        # over) keeps a correspondence table's deadline.
+        await asyncio.sleep(max(0.0, await self.deadline(session) - self.clock()))
         engine = session.engine
         if session.status != "playing" or engine is None or engine.serial != serial:
             return

@@ -17,9 +17,11 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import t
+from bot.tables.places import jump_link, summary_line
 
 if TYPE_CHECKING:
     from bot.storage import Database
+    from bot.tables.places import Places
     from bot.tables.public import PublicMessages
     from bot.tables.registry import Registry
     from bot.tables.session import TableSession
@@ -33,18 +35,21 @@ class Ending:
         db: Database,
         registry: Registry,
         public: PublicMessages,
+        places: Places,
         *,
         ready: Callable[[TableSession], Awaitable[TableSession]],
     ) -> None:
         self.db = db
         self.registry = registry
         self.public = public
+        self.places = places
         self.ready = ready
 
     async def stop(self, session: TableSession, by: int) -> str:
         """End a table at once. A deal with moves in it is void (no chips moved in it); every stack goes back.
         Returns the key of what the stopper is told, which says what happened to the chips."""
         await self.ready(session)
+        in_lobby = session.status == "lobby"
         async with session.lock:
             if session.status == "lobby":
                 await self.db.cancel_table(session.id, actor_id=by)
@@ -60,20 +65,30 @@ class Ending:
                 raise UserError("table.already_over")
             deal = session.engine.deal_no if session.engine is not None else 0
             self.registry.forget(session)
-        await self._final(session, self.final_embed(session, stopped_by=by, said=said, deal=deal))
+        embed = self.final_embed(session, stopped_by=by, said=said, deal=deal)
+        if in_lobby and session.in_thread:
+            await self.places.edit_lobby_message(session, embed=embed, view=None)
+            await self.places.archive(session)
+        else:
+            await self._final(session, embed, stopped=True)
         return said
 
     async def finish(self, session: TableSession) -> None:
         """The game is over (its closing was written with its last move)."""
         self.registry.forget(session)
-        await self._final(session, self.final_embed(session))
+        await self._final(session, self.final_embed(session), stopped=False)
 
-    async def _final(self, session: TableSession, embed: discord.Embed) -> None:
+    async def _final(self, session: TableSession, embed: discord.Embed, *, stopped: bool) -> None:
         results = session.runtime.results
         if results is not None and not results.done():
             with contextlib.suppress(Exception):
                 await asyncio.shield(results)
         await self.public.edit_final(session, embed=embed)
+        if session.in_thread:
+            stacks = list(session.engine.stacks) if session.engine is not None else None
+            link = jump_link(session.guild_id, session.channel_id, session.message_id)
+            line = summary_line(session, stacks, lang=session.lang, link=link, stopped=stopped)
+            await self.places.close(session, line)
 
     def final_embed(
         self, session: TableSession, stopped_by: int | None = None, said: str = "", deal: int = 0

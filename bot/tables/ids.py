@@ -8,6 +8,9 @@ Formats (at most 100 characters)::
     fdb:<table>:<decision>:u:<verb>:<arg>     a panel step (see bot.ui.panel)
     fdb:<table>:<decision>:s:<verb>:<arg>     a panel select (its values come with the interaction)
     fdb:<table>:<decision>:m:<verb>:<arg>     the amount modal
+    fdb:new:<game>:<buy_in>:<stake>:<practice>:<pace>:<hours>
+                                              "open it in this channel instead" (no permission to make a thread):
+                                              the /play options again (0 = not given), practice 0/1, pace l/c
 
 ``<decision>`` is the engine's decision id for the seat when the panel was drawn: a component of an earlier
 decision (an earlier trick, street, pile or deal) is stale. Ids come from the client and can be forged, so
@@ -36,8 +39,29 @@ _ID = re.compile(
     re.ASCII,
 )
 
-Kind = Literal["lobby", "table", "action", "step", "select", "modal"]
+_NEW = re.compile(
+    r"fdb:new:(?P<game>[a-z][a-z_]{0,19}):(?P<buy_in>0|[1-9][0-9]{0,9}):(?P<stake>0|[1-9][0-9]{0,6})"
+    r":(?P<practice>[01]):(?P<pace>[lc]):(?P<hours>0|[1-9][0-9]{0,2})",
+    re.ASCII,
+)
+MAX_BUY_IN = 1_000_000_000
+MAX_STAKE = 1_000_000
+MAX_HOURS = 168
+
+Kind = Literal["lobby", "table", "action", "step", "select", "modal", "new"]
 _KINDS: dict[str, Kind] = {"u": "step", "s": "select", "m": "modal"}
+
+
+@dataclass(frozen=True)
+class NewTable:
+    """The ``/play`` options carried by an "open it here instead" button."""
+
+    game: str
+    buy_in: int | None
+    stake: int | None
+    practice: bool
+    pace: str
+    hours: int | None
 
 
 @dataclass(frozen=True)
@@ -48,10 +72,19 @@ class ComponentId:
     arg: str = ""
     decision: int | None = None
     action: str = ""
+    new: NewTable | None = None
 
 
 def parse(custom_id: str) -> ComponentId:
     """Read a table component's id; :class:`UserError` ``table.bad_button`` for anything else."""
+    new = _NEW.fullmatch(custom_id)
+    if new is not None:
+        buy_in, stake, hours = int(new["buy_in"]), int(new["stake"]), int(new["hours"])
+        if buy_in > MAX_BUY_IN or stake > MAX_STAKE or hours > MAX_HOURS:
+            raise UserError("table.bad_button")
+        pace = "correspondence" if new["pace"] == "c" else "live"
+        options = NewTable(new["game"], buy_in or None, stake or None, new["practice"] == "1", pace, hours or None)
+        return ComponentId(0, "new", new=options)
     match = _ID.fullmatch(custom_id)
     if match is None:
         raise UserError("table.bad_button")
@@ -79,3 +112,8 @@ def lobby(table_id: int, verb: str) -> str:
 
 def table(table_id: int, verb: str) -> str:
     return f"fdb:{table_id}:t:{verb}"
+
+
+def open_here(game: str, buy_in: int, stake: int, practice: bool, pace: str, hours: int) -> str:
+    """The id of the button that opens a table in this channel instead of a thread (0: an option not given)."""
+    return f"fdb:new:{game}:{buy_in}:{stake}:{int(practice)}:{'c' if pace == 'correspondence' else 'l'}:{hours}"

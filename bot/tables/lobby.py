@@ -12,6 +12,7 @@ private.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -20,8 +21,10 @@ import discord
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.storage import LeaseLost
+from bot.tables import ids
 from bot.tables.access import IsModerator, require_host
 from bot.tables.components import lobby_view
+from bot.tables.places import is_thread, missing_thread_permissions, thread_name
 from bot.tables.session import Outcome, SeatInfo, TableSession
 from games.core.house_rules import changed_options
 from games.core.rule_tables import find_row, row_text, row_value
@@ -30,7 +33,8 @@ from games.registry import get_game
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from bot.storage import Database
+    from bot.storage import Database, TablePlace
+    from bot.tables.places import Places
     from bot.tables.play import Play
     from bot.tables.public import PublicMessages
     from bot.tables.registry import Registry
@@ -52,6 +56,7 @@ class Lobby:
         db: Database,
         registry: Registry,
         public: PublicMessages,
+        places: Places,
         *,
         clock: Callable[[], float],
         lobby_timeout: float,
@@ -62,6 +67,7 @@ class Lobby:
         self.db = db
         self.registry = registry
         self.public = public
+        self.places = places
         self.clock = clock
         self.lobby_timeout = lobby_timeout
         self.new_shuffler = new_shuffler
@@ -81,7 +87,14 @@ class Lobby:
         buy_in: int | None,
         stake: int | None,
         practice: bool = False,
+        *,
+        pace: str = "live",
+        hours: int | None = None,
+        place: TablePlace | None = None,
     ) -> None:
+        """``/play``: a lobby in its own thread of this channel (or in the channel, by the server's setting or when
+        ``place`` says so, as the button offered without the permission to make threads does). ``pace``
+        ``correspondence`` gives each decision ``hours`` (within the server's longest)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id, user = interaction.guild_id, interaction.channel_id, interaction.user
         # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
@@ -89,10 +102,21 @@ class Lobby:
         await interaction.response.defer(ephemeral=True, thinking=True)
         db = self.db
         config = await db.get_config(guild_id)
-        if config.allowed_channel_ids and channel_id not in config.allowed_channel_ids:
+        here = interaction.channel
+        in_thread = is_thread(here)
+        home = getattr(here, "parent_id", None) if in_thread else channel_id
+        if config.allowed_channel_ids and home not in config.allowed_channel_ids:
             raise UserError("table.channel_not_allowed")
-        if self.registry.in_channel(channel_id) is not None:
+        # A table opened inside a thread is played in that thread; elsewhere the server's setting says.
+        where: TablePlace = "channel" if in_thread else (place or config.table_place)
+        if where == "channel" and self.registry.in_channel(channel_id) is not None:
             raise UserError("table.channel_busy")
+        turn_seconds = self._turn_seconds(pace, hours, config.correspondence_max_hours)
+        if where == "thread":
+            missing = missing_thread_permissions(interaction.app_permissions)
+            if missing:
+                await self._offer_channel(interaction, missing, game_id, buy_in, stake, practice, pace, hours)
+                return
         spec = get_game(game_id)
         data = await db.get_house_rules(guild_id, game_id)
         rules = spec.rules_model.model_validate(data) if data else spec.rules_model()
@@ -103,9 +127,11 @@ class Lobby:
         if buy_in // stake < 1:
             raise UserError("table.buy_in_too_small", stake=stake)
         lang = lang_of(interaction.guild_locale or "en")
+        # A table for a thread waits under a placeholder place of its own until the thread exists.
+        place_id = -interaction.id if where == "thread" else channel_id
         row = await db.open_table(
             guild_id,
-            channel_id,
+            place_id,
             game_id,
             user.id,
             buy_in=buy_in,
@@ -113,26 +139,16 @@ class Lobby:
             rules=rules.model_dump(mode="json"),
             practice=practice,
             lang=lang,
+            parent_id=channel_id if where == "thread" else None,
+            pace="correspondence" if turn_seconds else "live",
+            turn_seconds=turn_seconds,
         )
         try:
             await db.join_table(row.id, user.id, display_name=display_name(user))
         except Exception:
             await db.cancel_table(row.id, actor_id=user.id)
             raise
-        session = TableSession(
-            id=row.id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            game=game_id,
-            host_id=user.id,
-            rules=rules,
-            stake=stake,
-            buy_in=buy_in,
-            practice=practice,
-            lang=lang,
-            status="lobby",
-            seats=[],
-        )
+        session = TableSession.from_row(row, rules)
         await self._reload_seats(session)
         self.registry.add(session)
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
@@ -143,13 +159,69 @@ class Lobby:
             self.registry.forget(session)
             await db.cancel_table(session.id, actor_id=user.id)
             raise UserError("table.lobby_not_posted") from None
+        if where == "thread":
+            name = thread_name(spec.name_ja if lang == "ja" else spec.name_en, session.id)
+            try:
+                thread_id = await self.places.make_thread(message, name)
+                await db.set_place(session.id, thread_id)
+            except Exception as exc:
+                log.warning("table %s: its thread could not be made (%s); cancelling it", session.id, exc)
+                self.registry.forget(session)
+                await db.cancel_table(session.id, actor_id=user.id)
+                with contextlib.suppress(discord.HTTPException):
+                    await message.delete()
+                raise UserError("table.thread_not_made") from None
+            session.channel_id = thread_id
         session.message_id, session.message_created_at = message.id, self.clock()
         try:
             await db.set_message(session.id, message.id, session.message_created_at)
         except Exception:
             log.exception("table %s: could not remember its lobby message", session.id)
         self.arm_expiry(session)
-        await interaction.followup.send(t("table.opened", interaction.locale, id=session.id), ephemeral=True)
+        if where == "thread":
+            said = t("table.opened_thread", interaction.locale, id=session.id, thread=f"<#{session.channel_id}>")
+        else:
+            said = t("table.opened", interaction.locale, id=session.id)
+        await interaction.followup.send(said, ephemeral=True)
+
+    @staticmethod
+    def _turn_seconds(pace: str, hours: int | None, longest: int) -> int | None:
+        """A correspondence table's time per decision, within the server's longest; None for a live table."""
+        if pace != "correspondence":
+            if hours is not None:
+                raise UserError("table.hours_need_correspondence")
+            return None
+        hours = longest if hours is None else hours
+        if not 1 <= hours <= longest:
+            raise UserError("table.hours_out_of_range", hours=hours, longest=longest)
+        return hours * 3600
+
+    async def _offer_channel(
+        self,
+        interaction: discord.Interaction,
+        missing: list[str],
+        game_id: str,
+        buy_in: int | None,
+        stake: int | None,
+        practice: bool,
+        pace: str,
+        hours: int | None,
+    ) -> None:
+        """No permission to make threads here: say which is missing, and offer the table in the channel itself."""
+        names = ", ".join(t(f"table.perm_{name}", interaction.locale) for name in missing)
+        view = discord.ui.View(timeout=None)
+        custom_id = ids.open_here(game_id, buy_in or 0, stake or 0, practice, pace, hours or 0)
+        view.add_item(
+            discord.ui.Button(
+                label=t("table.open_in_channel", interaction.locale),
+                custom_id=custom_id,
+                style=discord.ButtonStyle.primary,
+            )
+        )
+        view.stop()  # routed by custom id like every table component
+        await interaction.followup.send(
+            t("table.no_thread_permission", interaction.locale, missing=names), view=view, ephemeral=True
+        )
 
     async def _reload_seats(self, session: TableSession) -> None:
         """The lobby's seats as the database has them, in position order."""
@@ -204,6 +276,7 @@ class Lobby:
                 await db.cancel_table(session.id, actor_id=user.id)
                 self.registry.forget(session)
                 await interaction.response.edit_message(embed=self.embed(session, closed="table.cancelled"), view=None)
+                await self.places.archive(session)
                 return
             if verb != "start":
                 await self._reload_seats(session)
@@ -211,6 +284,10 @@ class Lobby:
         if verb == "start":
             assert self._play is not None
             await self._play.started(session, outcome)
+            if session.in_thread:
+                # The lobby message stays in the channel as the thread's starter: it says where the game is.
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.edit_original_response(embed=self.embed(session, playing=True), view=None)
             return
         await interaction.response.edit_message(embed=self.embed(session), view=lobby_view(session))
 
@@ -221,6 +298,13 @@ class Lobby:
             raise UserError("table.gone")
         seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
         await session.begin(self.db, seats, self.new_shuffler())
+        if session.in_thread:
+            # The table's first picture is posted in its thread; the lobby message stays in the channel.
+            session.message_id, session.message_created_at = None, 0.0
+            try:
+                await self.db.set_message(session.id, None, 0.0)
+            except Exception:
+                log.exception("table %s: could not forget its lobby message as the table's", session.id)
         task = session.runtime.lobby_timer
         session.runtime.lobby_timer = None
         if task is not None and task is not asyncio.current_task():
@@ -249,11 +333,25 @@ class Lobby:
                 self.registry.lost(session)  # another bot process runs the lobby now: its own timer expires it
                 return
             self.registry.forget(session)
-        await self.public.edit_final(session, embed=self.embed(session, closed="table.expired"))
+        embed = self.embed(session, closed="table.expired")
+        if session.in_thread:
+            await self.places.edit_lobby_message(session, embed=embed, view=None)
+            await self.places.archive(session)
+        else:
+            await self.public.edit_final(session, embed=embed)
+
+    async def abandon(self, session: TableSession) -> None:
+        """A lobby whose thread was never made (the process stopped in between): cancel it, refunding every
+        buy-in. Nobody could see it (its lobby message, if posted, answers that the table is gone)."""
+        try:
+            await self.db.cancel_table(session.id)
+        except LeaseLost:
+            return
+        log.warning("table %s: opened for a thread that was never made; cancelled and refunded", session.id)
 
     # ------------------------------------------------------------------ the lobby message
 
-    def embed(self, session: TableSession, closed: str | None = None) -> discord.Embed:
+    def embed(self, session: TableSession, closed: str | None = None, *, playing: bool = False) -> discord.Embed:
         lang = session.lang
         spec = session.spec
         name = spec.name_ja if lang == "ja" else spec.name_en
@@ -269,10 +367,17 @@ class Lobby:
             else t("lobby.stakes", lang, buy_in=session.buy_in, stake=session.stake)
         )
         embed.add_field(name=t("lobby.money", lang), value=money, inline=False)
+        if session.pace == "correspondence" and session.turn_seconds:
+            hours = session.turn_seconds // 3600
+            embed.add_field(
+                name=t("lobby.pace", lang), value=t("lobby.correspondence", lang, hours=hours), inline=False
+            )
         embed.add_field(name=t("lobby.rules", lang), value=rules_text(session.rules, lang), inline=False)
         if closed:
             embed.description = t(closed, lang)
             embed.colour = discord.Colour.dark_grey()
+        elif playing:
+            embed.description = t("lobby.playing_in_thread", lang, thread=f"<#{session.channel_id}>")
         else:
             embed.description = t("lobby.description", lang, host=f"<@{session.host_id}>")
         return embed

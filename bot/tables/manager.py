@@ -32,7 +32,9 @@ from bot.tables.autoplay import Autoplay
 from bot.tables.background import Background
 from bot.tables.ending import Ending
 from bot.tables.lobby import Lobby
+from bot.tables.mentions import Mentions
 from bot.tables.panels import Panels
+from bot.tables.places import Places
 from bot.tables.play import Play
 from bot.tables.presses import Presses
 from bot.tables.public import EditBudget, PublicMessages
@@ -78,12 +80,14 @@ class TableManager:
         self.results = Results(bot, db, self.registry, budget=budget, owns=self.owns)
         self.public.attach(self.results)
         self.panels = Panels(bot, db, clock=clock, background=self.background)
-        self.autoplay = Autoplay(self.settings, bot_pace=bot_pace, shown=self.public.shown)
+        self.autoplay = Autoplay(self.settings, bot_pace=bot_pace, clock=clock, shown=self.public.shown)
+        self.places = Places(bot, budget)
         self.lobby = Lobby(
             bot,
             db,
             self.registry,
             self.public,
+            self.places,
             clock=clock,
             lobby_timeout=lobby_timeout,
             new_shuffler=lambda: self.new_shuffler(),
@@ -98,7 +102,8 @@ class TableManager:
             results=self.results,
             background=self.background,
         )
-        self.ending = Ending(db, self.registry, self.public, ready=self.ready)
+        self.mentions = Mentions(bot, db, budget=budget, background=self.background, deadline=self.autoplay.deadline)
+        self.ending = Ending(db, self.registry, self.public, self.places, ready=self.ready)
         self.play = Play(
             db,
             self.registry,
@@ -108,6 +113,7 @@ class TableManager:
             autoplay=self.autoplay,
             ending=self.ending,
             restorer=self.restorer,
+            mentions=self.mentions,
         )
         for module in (self.autoplay, self.lobby, self.restorer):
             module.attach(self.play)
@@ -160,8 +166,31 @@ class TableManager:
         buy_in: int | None,
         stake: int | None,
         practice: bool = False,
+        *,
+        pace: str = "live",
+        hours: int | None = None,
     ) -> None:
-        await self.lobby.open(interaction, game_id, buy_in, stake, practice)
+        await self.lobby.open(interaction, game_id, buy_in, stake, practice, pace=pace, hours=hours)
+
+    def table_here(self, channel_id: int) -> TableSession:
+        """The table a ``/table`` command used in ``channel_id`` is about: the table of that channel or thread, or the
+        one table in the channel's threads; :class:`UserError` when there is none, or several to choose from."""
+        live = self.registry.in_channel(channel_id)
+        if live is not None:
+            return live
+        threads = self.registry.in_threads_of(channel_id)
+        if len(threads) == 1:
+            return threads[0]
+        if threads:
+            raise UserError("table.several_here", threads=" ".join(f"<#{s.channel_id}>" for s in threads[:20]))
+        raise UserError("table.none_here")
+
+    def seated(self, guild_id: int, user_id: int) -> list[TableSession]:
+        """The live tables of a server where the member has a seat, oldest first."""
+        return sorted(
+            (s for s in self.tables.values() if s.guild_id == guild_id and s.seat_of(user_id) is not None),
+            key=lambda s: s.id,
+        )
 
     def repost(self, session: TableSession) -> None:
         """Post the table message again at the bottom of the channel (with the next update)."""

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from bot.storage import Database
     from bot.tables.autoplay import Autoplay
     from bot.tables.ending import Ending
+    from bot.tables.mentions import Mentions
     from bot.tables.panels import Panels
     from bot.tables.public import PublicMessages
     from bot.tables.registry import Registry
@@ -68,6 +69,7 @@ class Play:
         autoplay: Autoplay,
         ending: Ending,
         restorer: Restorer,
+        mentions: Mentions,
     ) -> None:
         self.db = db
         self.registry = registry
@@ -77,6 +79,7 @@ class Play:
         self.autoplay = autoplay
         self.ending = ending
         self.restorer = restorer
+        self.mentions = mentions
 
     # ------------------------------------------------------------------ changes
 
@@ -116,7 +119,11 @@ class Play:
         await self.follow_up(session, outcome)
 
     async def restored(self, session: TableSession, settled: list[Settled]) -> None:
-        """A table was rebuilt from the database (after a restart, or the database coming back)."""
+        """A table was rebuilt from the database (after a restart, or the database coming back). A live table's
+        turn timer starts afresh (nobody could act while the bot was away); a correspondence table keeps its
+        deadline."""
+        if session.pace != "correspondence":
+            session.turn_started_at = None
         await self.follow_up(session, Outcome(None, None, settled=settled), restored=True)
 
     async def _run(
@@ -166,3 +173,4 @@ class Play:
         self.panels.follow(session)
         self.autoplay.arm_timer(session)
         self.autoplay.wake(session)
+        self.mentions.after(session, actor=outcome.seat if member_acted else None)

@@ -24,8 +24,8 @@ from bot.tables.amounts import parse_amount
 from bot.tables.components import AmountModal
 from bot.tables.play import Stale
 from bot.tables.session import Outcome, judge_decision
+from bot.ui import adapters, ui_for
 from bot.ui import panel as generic
-from bot.ui import ui_for
 from bot.ui.panel import Ids, OpenModal
 from games.core.actions import Action
 from games.core.errors import NotationError
@@ -63,12 +63,32 @@ class Presses:
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         cid = ids.parse(custom_id)
+        if cid.new is not None:
+            await self._open_here(interaction, cid.new)
+            return
         session = self.registry.get(cid.table)
         try:
             await self._component(interaction, session, cid, values)
         except LeaseLost:
             self.registry.lost(session)  # and the member is told (storage.lease_lost) that another process runs it
             raise
+
+    async def _open_here(self, interaction: discord.Interaction, new: ids.NewTable) -> None:
+        """ "Open it in this channel instead": ``/play`` again with the same options, in the channel itself."""
+        from games.registry import all_games
+
+        if new.game not in all_games() or new.game not in adapters():
+            raise UserError("table.bad_button")
+        await self.lobby.open(
+            interaction,
+            new.game,
+            new.buy_in,
+            new.stake,
+            new.practice,
+            pace=new.pace,
+            hours=new.hours,
+            place="channel",
+        )
 
     async def on_modal(self, interaction: discord.Interaction, custom_id: str, values: dict[str, str]) -> None:
         cid = ids.parse(custom_id)

@@ -31,6 +31,10 @@ class Registry:
         """The live table of a channel (or of a thread: a table's place)."""
         return next((s for s in self.tables.values() if s.channel_id == channel_id), None)
 
+    def in_threads_of(self, channel_id: int) -> list[TableSession]:
+        """The live tables in the threads of a channel, oldest first."""
+        return sorted((s for s in self.tables.values() if s.parent_id == channel_id), key=lambda s: s.id)
+
     def forget(self, session: TableSession) -> None:
         """The table is over (or no longer this process's): stop what moves it on, and drop it."""
         if session.status in ("lobby", "playing"):

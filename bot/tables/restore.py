@@ -30,7 +30,7 @@ from discord.ext import tasks
 
 from bot.errors import UserError
 from bot.storage import LeaseLost, StorageUnavailable, Table
-from bot.tables.session import SeatInfo, TableSession
+from bot.tables.session import TableSession
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -120,23 +120,11 @@ class Restorer:
             except Exception:
                 log.exception("table %s cannot be restored (unknown game or rules)", row.id)
                 continue
-            seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
-            session = TableSession(
-                id=row.id,
-                guild_id=row.guild_id,
-                channel_id=row.channel_id,
-                game=row.game,
-                host_id=row.host_id,
-                rules=rules,
-                stake=row.stake,
-                buy_in=row.buy_in,
-                practice=row.practice,
-                lang=row.lang,
-                status=row.status,
-                seats=seats,
-                message_id=row.message_id,
-                message_created_at=row.message_created_at or 0.0,
-            )
+            session = TableSession.from_row(row, rules)
+            if row.status == "lobby" and row.channel_id < 0:
+                # Opened for a thread that was never made (the process stopped in between): nobody can see it.
+                self.background.spawn(self.lobby.abandon(session), f"cancelling unplaced lobby {row.id}")
+                continue
             self.registry.add(session)
             if row.status == "lobby":
                 self.lobby.arm_expiry(session)

@@ -18,12 +18,12 @@ import asyncio
 import json
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
-from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable
+from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable, Table
 from bot.tables.state import TableRuntime
 from bot.ui.base import TableContext
 from games.core.actions import Action
@@ -119,10 +119,25 @@ class TableSession:
         seats: Sequence[SeatInfo],
         message_id: int | None = None,
         message_created_at: float = 0.0,
+        parent_id: int | None = None,
+        pace: str = "live",
+        turn_seconds: int | None = None,
+        turn_started_at: float | None = None,
+        pinged: Mapping[int, int] | None = None,
     ) -> None:
         self.id = id
         self.guild_id = guild_id
         self.channel_id = channel_id
+        """Where the table is played: its thread, or the channel itself."""
+        self.parent_id = parent_id
+        """The channel the table's thread hangs off (its lobby message is there); None for a table in a channel."""
+        self.pace = pace
+        """``live`` (the server's turn timer) or ``correspondence`` (``turn_seconds`` per decision, a mention each)."""
+        self.turn_seconds = turn_seconds
+        self.turn_started_at = turn_started_at
+        """When the current decisions began (the database's clock): the turn timer counts from here."""
+        self.pinged: dict[int, int] = dict(pinged or {})
+        """Seat → the decision its member was last mentioned for (correspondence tables)."""
         self.game = game
         self.host_id = host_id
         self.rules = rules
@@ -151,7 +166,45 @@ class TableSession:
         """Each seat's unconfirmed panel choices (never in the engine: nobody else can see them)."""
         self.runtime = TableRuntime()
 
+    @classmethod
+    def from_row(cls, row: Table, rules: Any) -> TableSession:
+        """The session of a stored table (its engine is loaded later, :meth:`load`)."""
+        seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
+        return cls(
+            id=row.id,
+            guild_id=row.guild_id,
+            channel_id=row.channel_id,
+            game=row.game,
+            host_id=row.host_id,
+            rules=rules,
+            stake=row.stake,
+            buy_in=row.buy_in,
+            practice=row.practice,
+            lang=row.lang,
+            status=row.status,
+            seats=seats,
+            message_id=row.message_id,
+            message_created_at=row.message_created_at or 0.0,
+            parent_id=row.parent_id,
+            pace=row.pace,
+            turn_seconds=row.turn_seconds,
+            turn_started_at=row.turn_started_at,
+            pinged=row.pinged,
+        )
+
     # ------------------------------------------------------------------ facts
+
+    @property
+    def in_thread(self) -> bool:
+        return self.parent_id is not None
+
+    @property
+    def lobby_place(self) -> tuple[int, int]:
+        """(channel, message) of the lobby message: in the parent channel for a table in a thread (the thread's
+        starter message has the thread's id), else the table's own message."""
+        if self.parent_id is not None:
+            return self.parent_id, self.channel_id
+        return self.channel_id, self.message_id or 0
 
     @property
     def spec(self) -> GameSpec:
@@ -360,6 +413,7 @@ class TableSession:
             await self._reload(db)
             raise UserError("table.not_saved") from None
         self.seq = entries[-1].seq if entries else self.seq
+        self.turn_started_at = step.at
         self.shuffles_written = engine.shuffler.made
         for position, flag in outcome.away.items():
             self.seats[position].away = flag

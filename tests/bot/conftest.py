@@ -131,10 +131,15 @@ class World:
     bob: Any
     carol: Any
     mod: Any
+    place: str = "channel"
+    """Where ``/play`` opens tables in this world: ``channel`` (most tests) or ``thread`` (the server's default)."""
 
 
 @pytest.fixture
-def world(simcord_env: simcord.Env) -> World:
+async def world(simcord_env: simcord.Env, database: Database, request: pytest.FixtureRequest) -> World:
+    """A server with a tables channel, three members and a moderator. Tables open in the channel itself unless the
+    test is marked ``@pytest.mark.place("thread")`` (the server's default), so the channel's history reads as the
+    table's; the thread journeys have tests of their own."""
     guild = simcord_env.create_guild("Card Club")
     channel = guild.create_text_channel("tables")
     mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
@@ -142,4 +147,8 @@ def world(simcord_env: simcord.Env) -> World:
     bob = guild.add_member(simcord_env.create_user("bob"))
     carol = guild.add_member(simcord_env.create_user("carol"))
     mod = guild.add_member(simcord_env.create_user("mod"), roles=[mods])
-    return World(simcord_env, guild, channel, alice, bob, carol, mod)
+    marker = request.node.get_closest_marker("place")
+    place = str(marker.args[0]) if marker is not None else "channel"
+    if place != "thread":
+        await database.set_config(guild.id, actor_id=mod.id, table_place="channel")
+    return World(simcord_env, guild, channel, alice, bob, carol, mod, place)

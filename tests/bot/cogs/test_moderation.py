@@ -121,7 +121,10 @@ async def test_config_ranges_are_declared_to_discord(world: Any) -> None:
         "daily_amount": (0, 1_000_000_000),
         "daily_cooldown_hours": (1, 720),
         "turn_timer": (10, 3600),
+        "correspondence_max_hours": (1, 168),
     }
+    places = next(o for o in set_options if o["name"] == "table_place")
+    assert [c["value"] for c in places["choices"]] == ["thread", "channel"]
     described = {o["name"]: o["description"] for o in set_options}
     assert "(1–720)" in described["daily_cooldown_hours"]
     assert "Hours" in described["daily_cooldown_hours"]

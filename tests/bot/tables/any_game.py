@@ -34,7 +34,7 @@ from bot.ui.decisions import Arrange, ChooseAmount, ChooseSubset, PanelSpec
 from games.core.actions import Action, ActionCodec, ActionFamily, AmountRange, LegalAction, is_listed
 from games.core.engine import iter_cards
 from games.registry import get_game
-from tests.bot.tables.driver import buttons, live_table, open_panel
+from tests.bot.tables.driver import buttons, live_table, lobby_message, open_panel
 
 START_BALANCE = 1000
 
@@ -155,7 +155,7 @@ async def play_any_game(
     host, *others = members
     opened = await host.slash(world.channel, "play", game=game_id)
     assert opened.ephemeral
-    lobby = world.channel.last_message
+    lobby = lobby_message(world)
     for member in others:
         await member.click(lobby, label="Join")
     for _ in range(bots):
@@ -203,12 +203,17 @@ async def check_chips(world: Any, table: Any, members: tuple[Any, ...]) -> None:
 
 def private_panels_stay_private(world: Any, members: tuple[Any, ...]) -> None:
     """No member can see another member's ephemeral messages."""
+    places = (world.channel, *world.channel.threads)
+
+    def seen_by(member: Any) -> set[int]:
+        return {m.id for place in places for m in place.history(viewer=member) if m.flags.ephemeral}
+
     for member in members:
-        mine = {m.id for m in world.channel.history(viewer=member) if m.flags.ephemeral}
+        mine = seen_by(member)
+        assert mine, "every member had private panels"
         for other in members:
             if other is not member:
-                theirs = {m.id for m in world.channel.history(viewer=other) if m.flags.ephemeral}
-                assert not mine & theirs
+                assert not mine & seen_by(other)
 
 
 # ---------------------------------------------------------------- every legal action reachable

@@ -26,7 +26,28 @@ def whose_turn(world: Any) -> tuple[int, Any]:
 
 
 def message_by_id(world: Any, message_id: int) -> Any:
-    return next(m for m in world.channel.history() if m.id == message_id)
+    """A message of the tables channel or of one of its threads (a table in a thread posts there)."""
+    for place in (world.channel, *world.channel.threads):
+        found = next((m for m in place.history() if m.id == message_id), None)
+        if found is not None:
+            return found
+    raise AssertionError(f"no message {message_id} in the channel or its threads")
+
+
+def lobby_message(world: Any) -> Any:
+    """The newest lobby message of the tables channel (the one with a Join button); in thread mode it is the
+    thread's starter, with Discord's "thread created" notice after it."""
+    for message in reversed(world.channel.history()):
+        if any(b.get("label") == "Join" for b in buttons(message)):
+            return message
+    raise AssertionError("no lobby message in the channel")
+
+
+def place_of(world: Any, table: TableSession) -> Any:
+    """Where a table is played, as a SimCord channel: its thread, or the channel itself."""
+    if table.parent_id is None:
+        return world.channel
+    return next(t for t in world.channel.threads if t.id == table.channel_id)
 
 
 def table_message(world: Any) -> Any:

@@ -38,6 +38,20 @@ async def test_every_game_plays_to_the_end_through_the_panels(world: Any, monkey
     assert reach.decisions > 20 and reach.moves > reach.decisions  # the reachability check ran all along
 
 
+@pytest.mark.place("thread")
+@pytest.mark.parametrize("game_id", ["ofc", "oicho"])  # simultaneous and turn-by-turn decisions
+async def test_every_game_plays_to_the_end_in_a_thread(world: Any, monkeypatch: Any, game_id: str) -> None:
+    """The same journey with the server's default: the table in its own thread of the channel."""
+    watch = spy(monkeypatch, world)
+    members = (world.alice, world.bob)
+    table = await play_any_game(world, game_id, random.Random(f"thread:{game_id}"), members=members, bots=1)
+    assert table.parent_id == world.channel.id and table.channel_id in {t.id for t in world.channel.threads}
+    assert table.engine is not None and table.engine.is_over
+    await check_chips(world, table, members)
+    private_panels_stay_private(world, members)
+    assert watch.leaks == [] and watch.panels > 10 and watch.public > 5
+
+
 async def test_the_driver_catches_a_panel_drawn_from_another_seat(world: Any, monkeypatch: Any) -> None:
     """The check is real: a runtime that drew a member's panel from the next seat's view is caught."""
     from bot.tables.panels import Panels

@@ -3,6 +3,7 @@ of only bots that never stall nor hold up other tables, events narrated on the t
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -187,7 +188,7 @@ async def test_every_bot_move_is_shown_before_the_next_and_a_settled_deal_is_giv
             break
         await world.env.advance_time(0.25)
     assert len(made) >= 30 and any(settled for *_, settled in made)
-    for (serial, at, _), (_next_serial, next_at, _) in zip(made, made[1:], strict=False):
+    for (serial, _at, _), (_next_serial, next_at, _) in itertools.pairwise(made):
         assert serial in shown, f"the state after move {serial} never reached the channel"
         assert next_at - shown[serial] >= 0.5 - 1e-6, "a bot moved before the move before it had been seen for a pace"
     settled_at = [(serial, at) for serial, at, settled in made if settled]
