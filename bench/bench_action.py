@@ -90,6 +90,8 @@ async def main(clicks: int, processes: bool) -> None:
             async with simcord.run(bot) as env:
                 guild = env.create_guild()
                 channel = guild.create_text_channel("tables")
+                # Tables in the channel itself: the thread form costs the same per move, once the table is open.
+                await db.set_config(guild.id, actor_id=0, table_place="channel")
                 alice = guild.add_member(env.create_user("alice"))
                 bob = guild.add_member(env.create_user("bob"))
                 await alice.slash(channel, "play", game="oicho", practice=True)

@@ -15,6 +15,7 @@ from bot.i18n.translator import CatalogTranslator
 from bot.render import runner
 from bot.shards import Shards
 from bot.storage import Database, StorageUnavailable
+from bot.tables.budget import share
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
 from bot.tuning import tune_gc
@@ -100,7 +101,7 @@ class FudabaBot(commands.Bot):
             edit_interval=self._edit_interval,
             lobby_timeout=self._lobby_timeout,
             bot_pace=self._bot_pace,
-            edits_per_second=self._edits_per_second,
+            edits_per_second=self.channel_budget(),
         )
         # Every table component press and modal is answered by one router, from its custom id.
         self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
@@ -116,6 +117,13 @@ class FudabaBot(commands.Bot):
                 guild = discord.Object(self._dev_guild_id)
                 self.tree.copy_global_to(guild=guild)
                 await self.tree.sync(guild=guild)
+
+    def channel_budget(self) -> float:
+        """This process's channel requests per second: the bot token's budget is shared by every process, each
+        taking its shards' share (all of it when unsharded)."""
+        if self.shard_set is None:
+            return self._edits_per_second
+        return share(self._edits_per_second, len(self.shard_set.ids), self.shard_set.count)
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Components of other features (leaderboard and rules pages); the table router leaves their ids alone."""

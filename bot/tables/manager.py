@@ -30,6 +30,7 @@ from bot.errors import UserError
 from bot.shards import owns
 from bot.tables.autoplay import Autoplay
 from bot.tables.background import Background
+from bot.tables.budget import EditBudget
 from bot.tables.ending import Ending
 from bot.tables.lobby import Lobby
 from bot.tables.mentions import Mentions
@@ -37,7 +38,7 @@ from bot.tables.panels import Panels
 from bot.tables.places import Places
 from bot.tables.play import Play
 from bot.tables.presses import Presses
-from bot.tables.public import EditBudget, PublicMessages
+from bot.tables.public import PublicMessages
 from bot.tables.registry import Registry
 from bot.tables.restore import Restorer
 from bot.tables.results import Results
@@ -77,7 +78,7 @@ class TableManager:
         self.settings = ServerSettings(db)
         budget = EditBudget(edits_per_second)
         self.public = PublicMessages(bot, db, clock=clock, edit_interval=edit_interval, budget=budget)
-        self.results = Results(bot, db, self.registry, budget=budget, owns=self.owns)
+        self.results = Results(bot, db, self.registry, budget=budget, owns=self.owns, clock=clock)
         self.public.attach(self.results)
         self.panels = Panels(bot, db, clock=clock, background=self.background)
         self.autoplay = Autoplay(self.settings, bot_pace=bot_pace, clock=clock, shown=self.public.shown)

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
+from bot.tables.budget import MEMBER
 from bot.tables.places import jump_link
 
 if TYPE_CHECKING:
     from bot.storage import Database
     from bot.tables.background import Background
-    from bot.tables.public import EditBudget
+    from bot.tables.budget import EditBudget
     from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ class Mentions:
             everyone=False, roles=False, users=[discord.Object(user) for user in users if user is not None]
         )
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        await self.budget.take()
+        await self.budget.take(MEMBER)
         try:
             await channel.send(text, allowed_mentions=allowed)
         except discord.HTTPException as exc:

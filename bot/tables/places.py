@@ -17,7 +17,7 @@ import discord
 from bot.i18n import t
 
 if TYPE_CHECKING:
-    from bot.tables.public import EditBudget
+    from bot.tables.budget import EditBudget
     from bot.tables.session import TableSession
 
 log = logging.getLogger(__name__)

@@ -152,7 +152,7 @@ class Play:
         """Everything a change sets off on Discord, from what it did. ``restored``: the table was just rebuilt (its
         picture is redrawn after live tables' changes)."""
         if outcome.settled:
-            self.results.post_soon(session, outcome.settled)
+            self.results.post_soon(session, outcome.settled, into_table=outcome.closure is None)
             if session.engine is not None:
                 session.runtime.deal_pause_from = session.engine.serial
         if outcome.closure is not None:

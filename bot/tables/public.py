@@ -2,19 +2,18 @@
 
 A change marks the table dirty; one updater per table then waits out the table's edit window **before**
 drawing, so a burst of changes is drawn once, with the latest state. Drawing runs off the event loop (see
-``bot.render.runner``), and every edit also waits its turn in a bot-wide budget of message edits, which keeps
-a busy bot within Discord's rate limits (a table then shows its latest state a little later, never a stale
-one). A message older than an hour is replaced by a new one at the bottom (Discord caps edits to old
-messages), as it is after each deal's results.
+``bot.render.runner``); then the edit waits its turn in the bot-wide budget of channel requests
+(:mod:`bot.tables.budget`), by priority: a table where a member is to act or has just acted goes before one where
+only bots moved. A change while the picture waits is drawn at the next turn (a table shows its latest state a
+little later, never a stale one for long). A message older than an hour is replaced by a new one at the bottom
+(Discord caps edits to old messages), as it is after each deal's results, which the old message becomes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import io
-import itertools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ import discord
 
 from bot.i18n import t
 from bot.render import render_in_thread
+from bot.tables.budget import BOTS, LOW, MEMBER, EditBudget
 from bot.tables.components import table_view
 from bot.ui import ui_for
 
@@ -37,55 +37,6 @@ log = logging.getLogger(__name__)
 MESSAGE_MAX_AGE = 3600.0
 """Edits to messages older than an hour hit a separate rate limit: repost instead."""
 NARRATION_LINES = 5
-
-
-class EditBudget:
-    """A bot-wide token bucket of channel requests (message edits, posts, deletions) per second.
-
-    Discord allows a bot about 50 requests a second in all; ``per_second`` stays under that, and ``burst`` keeps
-    a quiet spell from letting twice the rate through in the next second. Requests wait in two lanes: a live
-    table's change always goes before a **low** one (a table redrawn after a restart, just in case its message
-    missed the last change), so a restart's thousand redraws never hold up the table people are playing at."""
-
-    def __init__(self, per_second: float, burst: float = 5.0) -> None:
-        self.per_second = per_second
-        self.burst = max(1.0, burst)
-        self.tokens = self.burst
-        self.stamp: float | None = None
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-        self._pump: asyncio.Task[None] | None = None
-
-    def _refill(self, now: float) -> None:
-        if self.stamp is not None:
-            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.per_second)
-        self.stamp = now
-
-    async def take(self, *, low: bool = False) -> None:
-        if self.per_second <= 0:
-            return
-        loop = asyncio.get_running_loop()
-        self._refill(loop.time())
-        if not self._waiting and self.tokens >= 1:
-            self.tokens -= 1
-            return
-        turn: asyncio.Future[None] = loop.create_future()
-        heapq.heappush(self._waiting, (1 if low else 0, next(self._order), turn))
-        if self._pump is None or self._pump.done():
-            self._pump = asyncio.create_task(self._serve())
-        await turn
-
-    async def _serve(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._waiting:
-            self._refill(loop.time())
-            if self.tokens < 1:
-                await asyncio.sleep((1 - self.tokens) / self.per_second)
-                continue
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():  # a waiter that was cancelled meanwhile gives its turn to the next
-                self.tokens -= 1
-                turn.set_result(None)
 
 
 class PublicMessages:
@@ -114,7 +65,7 @@ class PublicMessages:
     def mark(self, session: TableSession, *, repost: bool = False, low: bool = False, member: bool = False) -> None:
         """The table changed: update its message soon (one updater per table; bursts coalesce). ``low``: only to
         be sure it is current (after a restart), after every live table's update. ``member``: a member moved or is
-        to act, so someone is looking at this table."""
+        to act, so someone is looking at this table: its picture goes before tables where only bots move."""
         picture = session.runtime.picture
         if not picture.dirty:
             picture.low = low
@@ -125,11 +76,11 @@ class PublicMessages:
             picture.repost = True
         if member and picture.member_waiting_since is None:
             picture.member_waiting_since = asyncio.get_running_loop().time()
-        task = picture.updater
-        if task is not None and not task.done() and not low and picture.waiting_low:
-            task.cancel()  # waiting in the low lane, and now a live change: start again in the live lane
-            task = None
-        if task is None or task.done():
+        if not low:
+            # A picture already waiting for its turn moves up (it is sent drawn from an older state; this change is
+            # drawn right after it).
+            self.budget.promote(picture.ticket, MEMBER if member else BOTS)
+        if picture.updater is None or picture.updater.done():
             picture.updater = asyncio.create_task(self._updater(session))
 
     async def _updater(self, session: TableSession) -> None:
@@ -139,20 +90,12 @@ class PublicMessages:
             wait = picture.last_edit + self.edit_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
-            low = picture.low
-            picture.low = False
-            picture.waiting_low = low
-            try:
-                await self.budget.take(low=low)
-            except asyncio.CancelledError:
-                picture.dirty = True  # handed over to a live-lane updater (see mark)
-                raise
-            finally:
-                picture.waiting_low = False
             picture.dirty = False
+            priority = LOW if picture.low else MEMBER if picture.member_waiting_since is not None else BOTS
+            picture.low = False
             picture.member_waiting_since = None
             try:
-                await self.refresh(session)
+                await self.refresh(session, priority)
             except discord.HTTPException as exc:
                 log.warning(
                     "table %s: updating the table message failed (%s); the next change retries", session.id, exc
@@ -163,8 +106,8 @@ class PublicMessages:
         if session.status == "playing" and self._results is not None:
             await self._results.retry(session)
 
-    async def refresh(self, session: TableSession) -> None:
-        """Draw the table as it is now and edit (or post) its message."""
+    async def refresh(self, session: TableSession, priority: int = MEMBER) -> None:
+        """Draw the table as it is now, wait for the budget's turn (``priority``), and edit (or post) its message."""
         ui = ui_for(session.game)
         async with session.lock:  # a consistent picture: never a change that is still being written
             engine = session.engine
@@ -191,10 +134,20 @@ class PublicMessages:
         self.renders += 1
         file = discord.File(io.BytesIO(image), filename="table.png")
         embed.set_image(url="attachment://table.png")
+        picture = session.runtime.picture
         try:
-            await self._show(session, embed=embed, file=file, view=table_view(session))
+            # The token is taken now, just before the request: drawing never holds the budget, and the requests go
+            # out at its pace even when pictures finish drawing in a bunch.
+            picture.ticket = self.budget.request(priority)
+            try:
+                await picture.ticket
+            finally:
+                if not picture.ticket.done:
+                    picture.ticket.granted.cancel()
+                picture.ticket = None
+            await self._show(session, embed=embed, file=file, view=table_view(session), priority=priority)
         finally:
-            session.runtime.picture.showed(serial)
+            picture.showed(serial)
 
     async def shown(self, session: TableSession, serial: int, *, at_most: float) -> None:
         """Wait until the table's message shows the state of ``serial`` (or later), at most ``at_most`` seconds: a
@@ -210,7 +163,13 @@ class PublicMessages:
             await asyncio.wait({updater}, timeout=left)
 
     async def _show(
-        self, session: TableSession, *, embed: discord.Embed, file: discord.File, view: discord.ui.View
+        self,
+        session: TableSession,
+        *,
+        embed: discord.Embed,
+        file: discord.File,
+        view: discord.ui.View,
+        priority: int = MEMBER,
     ) -> None:
         if session.status != "playing":
             return  # the table ended while its picture was drawn: its final message is the last word
@@ -225,6 +184,8 @@ class PublicMessages:
                     await asyncio.shield(results)
             if session.status != "playing":
                 return
+            # The old message became the deal's results (:mod:`bot.tables.results`): it stays, and is not deleted.
+            kept = session.message_id is not None and session.message_id in session.runtime.kept_messages
             message = await channel.send(embed=embed, file=file, view=view)
             old = session.message_id
             session.message_id, session.message_created_at = message.id, self.clock()
@@ -233,10 +194,11 @@ class PublicMessages:
                 await self.db.set_message(session.id, message.id, session.message_created_at)
             except Exception:
                 log.exception("table %s: could not remember its new message", session.id)
-            if old is not None:
-                await self.budget.take()  # deleting the old message is a request too
+            if old is not None and not kept:
+                await self.budget.take(priority)  # deleting the old message is a request too
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(old).delete()
+            session.runtime.kept_messages.discard(old or 0)
         else:
             await channel.get_partial_message(session.message_id).edit(embed=embed, attachments=[file], view=view)
 
@@ -252,8 +214,9 @@ class PublicMessages:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await updater
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        await self.budget.take()
-        if session.message_id is not None:
+        await self.budget.take(MEMBER)
+        # A table message that already became a deal's results keeps them: the final message is posted below.
+        if session.message_id is not None and session.message_id not in session.runtime.kept_messages:
             try:
                 await channel.get_partial_message(session.message_id).edit(**fields, view=None, attachments=[])
                 return True

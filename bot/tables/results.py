@@ -16,6 +16,8 @@ import discord
 
 from bot.i18n import t
 from bot.storage import HandRecord
+from bot.tables.budget import MEMBER
+from bot.tables.public import MESSAGE_MAX_AGE
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.engine import DealResult
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from bot.storage import Database
-    from bot.tables.public import EditBudget
+    from bot.tables.budget import EditBudget
     from bot.tables.registry import Registry
     from bot.tables.session import Settled, TableSession
 
@@ -43,8 +45,10 @@ class Results:
         *,
         budget: EditBudget,
         owns: Callable[[int], bool],
+        clock: Callable[[], float],
     ) -> None:
         self.client = client
+        self.clock = clock
         self.db = db
         self.registry = registry
         self.budget = budget
@@ -55,23 +59,34 @@ class Results:
         self.owing: set[int] = set()
         """Tables with a results message that failed to post (checked again after their next update)."""
 
-    def post_soon(self, session: TableSession, settled: list[Settled]) -> asyncio.Task[bool]:
+    def post_soon(
+        self, session: TableSession, settled: list[Settled], *, into_table: bool = False
+    ) -> asyncio.Task[bool]:
         """Post the results of deals just settled, in the background (it waits its turn in the budget of channel
-        requests; nothing else of the table waits for it). Results of one table go out in the order settled."""
+        requests; nothing else of the table waits for it). Results of one table go out in the order settled.
+
+        ``into_table``: the table message as it is now becomes the (first) deal's results, one edit instead of a
+        new message and the deletion of the old table (the table is posted again below it). Not for a message
+        older than an hour (Discord caps those edits), nor when the game ended (its message becomes the final one).
+        """
         before = session.runtime.results
+        into = session.message_id if into_table else None
+        if into is not None and self.clock() - session.message_created_at > MESSAGE_MAX_AGE * 0.9:
+            into = None
 
         async def post() -> bool:
             if before is not None and not before.done():
                 with contextlib.suppress(Exception):
                     await asyncio.shield(before)
-            return await self.post(session, settled)
+            return await self.post(session, settled, into=into)
 
         task = asyncio.create_task(post())
         session.runtime.results = task
         return task
 
-    async def post(self, session: TableSession, settled: list[Settled]) -> bool:
-        """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through."""
+    async def post(self, session: TableSession, settled: list[Settled], *, into: int | None = None) -> bool:
+        """Post the results of deals just settled; the ones that fail stay owed. Returns whether all got through.
+        ``into``: a message of the table to turn into the first deal's results (see :meth:`post_soon`)."""
         ok = True
         for item in settled:
             ok = (
@@ -83,9 +98,12 @@ class Results:
                     session.ctx(),
                     item.result,
                     item.summary.get("seeds", []),
+                    into=into,
+                    kept=session.runtime.kept_messages,
                 )
                 and ok
             )
+            into = None
         if not ok:
             self.owing.add(session.id)
             self._schedule_retry()
@@ -100,13 +118,16 @@ class Results:
         ctx: TableContext,
         result: DealResult,
         seeds: list[str],
+        *,
+        into: int | None = None,
+        kept: set[int] | None = None,
     ) -> bool:
         key = (table_id, result.deal)
         if key in self._posting:
             return True
         self._posting.add(key)
         try:
-            return await self._send(table_id, channel_id, guild_id, game, ctx, result, seeds)
+            return await self._send(table_id, channel_id, guild_id, game, ctx, result, seeds, into=into, kept=kept)
         finally:
             self._posting.discard(key)
 
@@ -119,6 +140,9 @@ class Results:
         ctx: TableContext,
         result: DealResult,
         seeds: list[str],
+        *,
+        into: int | None = None,
+        kept: set[int] | None = None,
     ) -> bool:
         embed = ui_for(game).result_embed(result, ctx)
         if seeds:
@@ -126,9 +150,21 @@ class Results:
                 name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024], inline=False
             )
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        await self.budget.take()
+        await self.budget.take(MEMBER)
         try:
-            await channel.send(embed=embed)
+            if into is not None:
+                try:
+                    await channel.get_partial_message(into).edit(embed=embed, attachments=[], view=None)
+                    if kept is not None:
+                        kept.add(into)  # the table is posted again below; this message stays as the results
+                except discord.HTTPException as exc:
+                    log.info(
+                        "table %s: the table message could not become the results (%s); posting them", table_id, exc
+                    )
+                    await self.budget.take(MEMBER)
+                    await channel.send(embed=embed)
+            else:
+                await channel.send(embed=embed)
         except discord.HTTPException as exc:
             log.warning(
                 "table %s: could not post the result of deal %s (%s); it stays owed", table_id, result.deal, exc

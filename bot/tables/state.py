@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from bot.tables.budget import Ticket
     from bot.tables.panels import OpenPanel
 
 
@@ -27,14 +28,14 @@ class PictureState:
     """The pending update is only to be sure the message is current (after a restart): it waits behind live ones."""
     repost: bool = False
     """The next update posts a new message at the bottom of the channel (and deletes the old one)."""
-    waiting_low: bool = False
-    """The updater is waiting in the edit budget's low lane (a live change then restarts it in the live lane)."""
     last_edit: float = -1e9
     """When (loop time) the message was last updated: the edit window counts from there."""
     member_waiting_since: float | None = None
     """When (loop time) a member's move or turn made the picture stale; None if only bots moved since the last edit.
     Such a table is drawn before tables where only bots move."""
     updater: asyncio.Task[None] | None = None
+    ticket: Ticket | None = None
+    """The picture's place in the budget while it waits for its turn (promoted when a member moves meanwhile)."""
     shown_serial: int = -1
     """The engine serial of the state the message last showed (or tried to: a failed edit does not hold bots up)."""
 
@@ -70,6 +71,8 @@ class TableRuntime:
     """The lobby's expiry."""
     results: asyncio.Task[Any] | None = None
     """The results message being posted: the next table message goes below it."""
+    kept_messages: set[int] = field(default_factory=set)
+    """Old table messages that became a deal's results: the next table message is posted below and they stay."""
     deal_pause_from: int | None = None
     """The engine serial at which a deal was settled: the next deal's first bot move waits a little longer, so people
     can read the results and the last trick (:mod:`bot.tables.autoplay`)."""

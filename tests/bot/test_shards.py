@@ -66,6 +66,11 @@ def test_sharded_settings_make_an_auto_sharded_bot_and_none_a_plain_one() -> Non
     sharded = create_bot(":memory:", shards=Shards(4, (1, 3)))
     assert isinstance(sharded, ShardedFudabaBot)
     assert (sharded.shard_count, sharded.shard_ids, sharded.shard_set) == (4, [1, 3], Shards(4, (1, 3)))
+    # The bot token's budget of channel requests is shared: two of four shards take half of it; processes serving
+    # all the shards between them never take more than the whole.
+    assert plain.channel_budget() == 40.0 and sharded.channel_budget() == 20.0
+    halves = [create_bot(":memory:", shards=Shards(4, ids)).channel_budget() for ids in ((0,), (1, 2), (3,))]
+    assert sum(halves) == 40.0
 
 
 @pytest.mark.parametrize(

@@ -158,6 +158,8 @@ async def _deal_until_settled(world: Any, table: Any, fail_results: int) -> Any:
         seat, member = whose_turn(world)
         legal = {a.text for a in engine.legal_actions(seat) if hasattr(a, "text")}
         if engine.public_view().phase == "dealer" and "stand" in legal:
+            # The results become the table message (an edit), or a new message when that fails: both fail here.
+            world.env.inject_error("PATCH", "/channels/*/messages/*", status=503, times=fail_results)
             world.env.inject_error("POST", "/channels/*/messages", status=503, times=fail_results)
             await press(world, member, "stand")
             break
