@@ -42,6 +42,11 @@ def _palette_image() -> Image.Image:
     return img
 
 
+def clear_caches() -> None:
+    """Forget the palette image (and what was worked out from it), as after a restart."""
+    _palette_image.cache_clear()
+
+
 def quantize(img: Image.Image, palette: PaletteMode = "table") -> Image.Image:
     """The image as mode ``P``: mapped onto the table palette, or an adaptive one of ≤ 64 colours."""
     rgb = img if img.mode == "RGB" else img.convert("RGB")
