@@ -43,8 +43,8 @@ def render(view: OichoPublicView, fmt: Format) -> bytes:
     return render_oicho_table(view, BUSY_NAMES, LANG, fmt)
 
 
-def compose(view: OichoPublicView) -> Image.Image:
-    return compose_oicho_table(view, BUSY_NAMES, LANG)
+def compose(view: OichoPublicView, fmt: Format) -> Image.Image:
+    return compose_oicho_table(view, BUSY_NAMES, LANG, paletted=fmt == "png")
 
 
 ALTERNATIVES = {

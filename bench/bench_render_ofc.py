@@ -129,8 +129,9 @@ def fantasyland_views() -> tuple[OFCPublicView, OFCPublicView]:
     return showdown, play_until(engine, rng, fl_placed_and_street2)
 
 
-def compose(view: OFCPublicView) -> Image.Image:
-    return compose_ofc_table(ofc_drawing(view), NAMES, LANG)
+def compose(view: OFCPublicView, fmt: Format) -> Image.Image:
+    """The drawing the render does before encoding (for a PNG: on the table palette)."""
+    return compose_ofc_table(ofc_drawing(view), NAMES, LANG, paletted=fmt == "png")
 
 
 def main() -> None:
@@ -157,13 +158,13 @@ def main() -> None:
     render_ofc_table(first, NAMES, LANG, fmt)
     cold_ms = (time.perf_counter() - start) * 1000
 
-    frames = {name: compose(v) for name, v in views.items()}
+    frames = {name: compose(v, fmt) for name, v in views.items()}
     blanks = {name: blank_frame(f.size) for name, f in frames.items()}
     cases: dict[str, Callable[[], Any]] = {}
     for name, view in views.items():
         frame, blank = frames[name], blanks[name]
         cases[f"{name}/render"] = partial(render_ofc_table, view, NAMES, LANG, fmt)
-        cases[f"{name}/compose"] = partial(compose, view)
+        cases[f"{name}/compose"] = partial(compose, view, fmt)
         cases[f"{name}/encode"] = partial(encode, frame, fmt)
         cases[f"{name}/blank"] = partial(encode, blank, fmt)
         cases[f"{name}/bare"] = partial(bare_png, frame.convert("RGB"))

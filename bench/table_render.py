@@ -37,6 +37,8 @@ def bare_png(img: Image.Image) -> bytes:
 def clear_caches() -> None:
     """Forget rasterised text, card images and palette look-ups, as after a restart."""
     text.text_mask.cache_clear()
+    text.text_tile.cache_clear()
+    text.panel_text.cache_clear()
     for fn in (cards.kabu_face, cards.card_back, cards.french_face, cards.lukfu_face):
         fn.cache_clear()
     encode.clear_caches()
@@ -70,15 +72,15 @@ def main(
     description: str,
     frames: Callable[[], dict[str, Any]],
     render: Callable[[Any, Format], bytes],
-    compose: Callable[[Any], Image.Image],
+    compose: Callable[[Any, Format], Image.Image],
     lang: str,
     alternatives: dict[str, Callable[[Image.Image], bytes]] | None = None,
 ) -> None:
-    """Time ``render(view, fmt)``, ``compose(view)`` and the encode of each frame against a blank frame's encode;
-    print each frame's figures and, per seat count, the range of the render/blank-encode ratio.
+    """Time ``render(view, fmt)``, ``compose(view, fmt)`` and the encode of each frame against a blank frame's
+    encode; print each frame's figures and, per seat count, the range of the render/blank-encode ratio.
 
-    ``compose`` is the drawing the render does before encoding (for PNG, the paletted frame); ``alternatives``
-    are other encodings of the composed frame, timed alike and printed for comparison."""
+    ``compose`` is the drawing the render does before encoding (for a PNG, the frame on the table palette);
+    ``alternatives`` are other encodings of the composed frame (as RGB), timed alike and printed for comparison."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--format", choices=["png", "webp"], default="png")
@@ -96,13 +98,13 @@ def main(
     render(first, fmt)
     cold_ms = (time.perf_counter() - start) * 1000
 
-    composed = {name: compose(v) for name, v in views.items()}
+    composed = {name: compose(v, fmt) for name, v in views.items()}
     blanks = {name: blank_frame(f.size) for name, f in composed.items()}
     alternatives = alternatives or {}
     cases: dict[str, Callable[[], Any]] = {}
     for name, view in views.items():
         cases[f"{name}/render"] = partial(render, view, fmt)
-        cases[f"{name}/compose"] = partial(compose, view)
+        cases[f"{name}/compose"] = partial(compose, view, fmt)
         cases[f"{name}/encode"] = partial(encode.encode, composed[name], fmt)
         cases[f"{name}/blank"] = partial(encode.encode, blanks[name], fmt)
         for label, alt in alternatives.items():
