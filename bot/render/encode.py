@@ -107,22 +107,43 @@ def paletted_frame(size: tuple[int, int], colour: RGB) -> Image.Image:
     return img
 
 
-def paletted(img: Image.Image, under: RGB | None = None) -> Image.Image:
+def paletted(img: Image.Image) -> Image.Image:
     """An RGBA image (a card face) mapped onto the table palette once and kept with it, as :func:`quantize` would
-    map it once pasted on an RGB frame: it is cached and shared, and so is what this returns (do not draw on
-    either). Without ``under`` the alpha is dropped (paste with the original as the mask); with it, the image is
-    laid on that colour first, an opaque tile for a place of that colour."""
-    key = _PALETTED if under is None else f"{_PALETTED}.{under}"
-    tile = img.info.get(key)
+    map it once pasted on an RGB frame; its alpha is dropped (paste it with the original as the mask). It is
+    cached and shared, and so is what this returns (do not draw on either)."""
+    tile = img.info.get(_PALETTED)
     if not isinstance(tile, Image.Image):
-        if under is None:
-            flat = img.convert("RGB")
-        else:
-            flat = Image.new("RGB", img.size, under)
-            flat.paste(img, (0, 0), img)
-        tile = quantize(flat)
-        img.info[key] = tile
+        tile = img.info[_PALETTED] = quantize(img.convert("RGB"))
     return tile
+
+
+def paletted_on(img: Image.Image, under: RGB) -> tuple[Image.Image, int, int]:
+    """An RGBA image (a card face) laid on ``under`` and mapped onto the table palette: an opaque tile for a place
+    of that colour, kept with the image like :func:`paletted`; and how many rows at its top and at its bottom hold
+    its transparent pixels (where the place must be of that colour; all its rows if some lie between)."""
+    key = f"{_PALETTED}.{under}"
+    found = img.info.get(key)
+    if not isinstance(found, tuple):
+        flat = Image.new("RGB", img.size, under)
+        flat.paste(img, (0, 0), img)
+        found = img.info[key] = (quantize(flat), *_transparent_rows(img))
+    return found
+
+
+def _transparent_rows(img: Image.Image) -> tuple[int, int]:
+    clear = img.getchannel("A").point([255] + [0] * 255)  # 255 where the image is transparent
+    width, height = img.size
+
+    def clear_in(top: int, bottom: int) -> bool:
+        return clear.crop((0, top, width, bottom)).getbbox() is not None
+
+    top = 0
+    while top < height and clear_in(top, top + 1):
+        top += 1
+    bottom = 0
+    while bottom < height - top and clear_in(height - bottom - 1, height - bottom):
+        bottom += 1
+    return (height, 0) if clear_in(top, height - bottom) else (top, bottom)
 
 
 _PALETTED = "fudaba.paletted"

@@ -155,7 +155,7 @@ def _warm() -> None:
     faces += [cards.card_back("kabu"), cards.card_back("french", 48)]
     for face in faces:
         encode.paletted(face)
-        encode.paletted(face, PANEL)
+        encode.paletted_on(face, PANEL)
     for lang in ("ja", "en"):
         for phase in ("betting", "round_over"):
             compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang, paletted=True)

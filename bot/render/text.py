@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from bot.render import palette as P
-from bot.render.encode import blend_indices, palette_index, paletted, paletted_frame, quantize
+from bot.render.encode import blend_indices, palette_index, paletted, paletted_frame, paletted_on, quantize
 from bot.render.fonts import fit, text_width
 from bot.render.palette import PANEL
 
@@ -144,15 +144,33 @@ class _PaletteDraw(ImageDraw.ImageDraw):
             x0, y0, x1, y1 = round(xy[0]), round(xy[1]), round(xy[2]), round(xy[3])
             # apart: Pillow's d (from the unrounded box) is the full 2 × radius, and the corners do not meet
             if xy[2] - xy[0] >= d and xy[3] - xy[1] >= d and x1 - x0 > 2 * d and y1 - y0 > 2 * d:
-                ink, fill_ink = self._getink(outline, fill)
-                pieces = _corners(radius, width, fill_ink, ink)
-                if pieces is not None:
+                shape = _rounded(radius, width, _ink_key(fill), _ink_key(outline))
+                if shape is not None:
+                    fill_ink, ink, pieces = shape
                     _straight_parts(self.draw, (x0, y0, x1, y1), radius, width, fill_ink, ink)
                     core = self._image.im
                     for (dx, dy), (tile, mask) in zip(_corner_places(x0, y0, x1, y1, d), pieces, strict=True):
                         core.paste(tile, (dx, dy, dx + d + 1, dy + d + 1), mask)
                     return
         super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
+
+
+def _ink_key(colour: Any) -> Any:
+    """A colour as a cache key: an RGB tuple, a palette index or None (a list, as ImageDraw also takes, as a tuple)."""
+    return tuple(colour) if isinstance(colour, list) else colour
+
+
+@lru_cache(maxsize=256)
+def _rounded(radius: int, width: int, fill: Any, outline: Any) -> tuple[int | None, int | None, Any] | None:
+    """A rounded rectangle's inks (palette indices) and cached corners, or None to leave it to Pillow: when it has
+    neither fill nor outline (Pillow then draws with its default ink), a colour that is not RGB or an index, or
+    corners Pillow draws otherwise (:func:`_corners`)."""
+    inks = [palette_index(c) if isinstance(c, tuple) and len(c) == 3 else c for c in (fill, outline)]
+    if inks == [None, None] or any(c is not None and not isinstance(c, int) for c in inks):
+        return None
+    fill_ink, ink = inks
+    pieces = _corners(radius, width, fill_ink, ink)
+    return None if pieces is None else (fill_ink, ink, pieces)
 
 
 def _corner_places(x0: int, y0: int, x1: int, y1: int, d: int) -> tuple[tuple[int, int], ...]:
@@ -258,10 +276,12 @@ class Canvas:
         tile, dx, dy, w, h, advance = panel_text(text, size, anchor, stroke, fill)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         box = self.last_ink = (x, y, x + w, y + h)
+        core = self._core
+        if x >= 0 and y >= 0 and x + w <= self._width and y + h <= self._height and core.crop(box).getbbox() is None:
+            core.paste(tile, box)  # on bare panel (most texts): the tile made for it
+            return advance
         under = self._under(box)
-        if under == 0:  # on bare panel (most texts): the tile made for it
-            self._core.paste(tile, box)
-        elif under > 0:
+        if under >= 0:
             # on another single colour (a badge): each coverage level has its index, and where the mask is empty
             # the tile gives that colour back, so it is pasted whole, as an opaque tile
             self._core.paste(text_tile(text, size, anchor, stroke, fill, under), box)
@@ -292,11 +312,21 @@ class Canvas:
             self.img.paste(face, xy, face)
             return
         x, y = xy
-        box = (x, y, x + face.width, y + face.height)
-        if self._under(box) == 0:  # on bare panel: the face laid on it, pasted whole
-            self._core.paste(paletted(face, PANEL).im, box)
+        width, height = face.size
+        box = (x, y, x + width, y + height)
+        tile, top, bottom = paletted_on(face, PANEL)
+        core = self._core
+        if (
+            x >= 0
+            and y >= 0
+            and box[2] <= self._width
+            and box[3] <= self._height
+            and core.crop((x, y, box[2], y + top)).getbbox() is None
+            and core.crop((x, box[3] - bottom, box[2], box[3])).getbbox() is None
+        ):  # its transparent corners on bare panel: the face laid on the panel, pasted whole
+            core.paste(tile.im, box)
         else:
-            self._core.paste(paletted(face).im, box, face.im)
+            core.paste(paletted(face).im, box, face.im)
 
     def fitted(
         self,
