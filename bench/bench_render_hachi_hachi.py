@@ -46,8 +46,8 @@ def render(view: HachiPublicView, fmt: Format) -> bytes:
     return render_hachi_hachi_table(view, HACHI_NAMES, LANG, STAKE, fmt=fmt)
 
 
-def compose(view: HachiPublicView) -> Image.Image:
-    return compose_hachi_hachi_table(view, HACHI_NAMES, LANG, STAKE)
+def compose(view: HachiPublicView, fmt: Format) -> Image.Image:
+    return compose_hachi_hachi_table(view, HACHI_NAMES, LANG, STAKE, paletted=fmt == "png")
 
 
 if __name__ == "__main__":

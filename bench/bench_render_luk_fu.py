@@ -48,8 +48,8 @@ def render(view: LukFuPublicView, fmt: Format) -> bytes:
     return render_luk_fu_table(view, LUKFU_NAMES, LANG, STAKE, fmt=fmt)
 
 
-def compose(view: LukFuPublicView) -> Image.Image:
-    return compose_luk_fu_table(view, LUKFU_NAMES, LANG, STAKE)
+def compose(view: LukFuPublicView, fmt: Format) -> Image.Image:
+    return compose_luk_fu_table(view, LUKFU_NAMES, LANG, STAKE, paletted=fmt == "png")
 
 
 if __name__ == "__main__":

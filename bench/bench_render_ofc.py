@@ -14,7 +14,7 @@ policy from fixed seeds, so every run draws the same frames:
 encode it. The baseline is ``encode`` (same format) of a blank felt frame of the same size, timed in the
 same run, interleaved round-robin with the renders, so a burst of load on a shared machine hits both alike.
 Only ratios are meant to be compared across machines; the per-round ratio's median is printed. "bare PNG"
-is bench_render.py's baseline (Pillow's default PNG save of the composed frame), printed for comparison.
+is Pillow's default PNG save of the composed frame (RGB, zlib level 6), printed for comparison.
 """
 
 from __future__ import annotations
@@ -31,11 +31,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from bench_render import bare_png, clear_caches
 from PIL import Image
-from table_render import interleaved, median_ratio
+from table_render import bare_png, blank_frame, clear_caches, interleaved, median_ratio
 
-from bot.render import palette as P
 from bot.render.encode import Format, encode
 from bot.render.ofc import compose_ofc_table, ofc_drawing, render_ofc_table
 from bot.render.samples import BUSY_NAMES
@@ -131,8 +129,9 @@ def fantasyland_views() -> tuple[OFCPublicView, OFCPublicView]:
     return showdown, play_until(engine, rng, fl_placed_and_street2)
 
 
-def compose(view: OFCPublicView) -> Image.Image:
-    return compose_ofc_table(ofc_drawing(view), NAMES, LANG)
+def compose(view: OFCPublicView, fmt: Format) -> Image.Image:
+    """The drawing the render does before encoding (for a PNG: on the table palette)."""
+    return compose_ofc_table(ofc_drawing(view), NAMES, LANG, paletted=fmt == "png")
 
 
 def main() -> None:
@@ -159,16 +158,16 @@ def main() -> None:
     render_ofc_table(first, NAMES, LANG, fmt)
     cold_ms = (time.perf_counter() - start) * 1000
 
-    frames = {name: compose(v) for name, v in views.items()}
-    blanks = {name: Image.new("RGB", f.size, P.FELT) for name, f in frames.items()}
+    frames = {name: compose(v, fmt) for name, v in views.items()}
+    blanks = {name: blank_frame(f.size) for name, f in frames.items()}
     cases: dict[str, Callable[[], Any]] = {}
     for name, view in views.items():
         frame, blank = frames[name], blanks[name]
         cases[f"{name}/render"] = partial(render_ofc_table, view, NAMES, LANG, fmt)
-        cases[f"{name}/compose"] = partial(compose, view)
+        cases[f"{name}/compose"] = partial(compose, view, fmt)
         cases[f"{name}/encode"] = partial(encode, frame, fmt)
         cases[f"{name}/blank"] = partial(encode, blank, fmt)
-        cases[f"{name}/bare"] = partial(bare_png, frame)
+        cases[f"{name}/bare"] = partial(bare_png, frame.convert("RGB"))
     samples = interleaved(cases, repeat)
 
     def ms(case: str) -> float:
@@ -184,7 +183,7 @@ def main() -> None:
         frame = frames[name]
         data = render_ofc_table(view, NAMES, LANG, fmt)
         blank_data = encode(blanks[name], fmt)
-        bare = bare_png(frame)
+        bare = bare_png(frame.convert("RGB"))
         ratio = median_ratio(samples[f"{name}/render"], samples[f"{name}/blank"])
         byte_ratio = len(data) / len(blank_data)
         ratios.append(ratio)
@@ -200,12 +199,12 @@ def main() -> None:
             tail = f"  {size:7d} bytes" if size is not None else ""
             print(f"  {label:<36}: {ms(f'{name}/{case}'):6.1f} ms{tail}")
         print(
-            f"  render/blank-encode time ratio {ratio:.1f}x, bytes ratio {byte_ratio:.1f}x; "
+            f"  render/blank-encode time ratio {ratio:.2f}x, bytes ratio {byte_ratio:.1f}x; "
             f"render/bare-PNG time ratio {median_ratio(samples[f'{name}/render'], samples[f'{name}/bare']):.2f}x, "
             f"bytes ratio {len(data) / len(bare):.2f}x"
         )
     print(
-        f"four-board render/blank-encode: time ratio {min(ratios):.1f}x-{max(ratios):.1f}x, "
+        f"four-board render/blank-encode: time ratio {min(ratios):.2f}x-{max(ratios):.2f}x, "
         f"bytes ratio {min(byte_ratios):.1f}x-{max(byte_ratios):.1f}x over {len(views)} frames"
     )
 

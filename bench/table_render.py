@@ -1,21 +1,52 @@
-"""What the per-game table benchmarks share: a game's table render against the bare encode of a blank frame of the
-same size, timed in the same run and interleaved round-robin, so a burst of load on a shared machine hits both
-alike. ``bench_render_luk_fu.py`` and ``bench_render_hachi_hachi.py`` give it their frames and drawing functions."""
+"""What the table-picture benchmarks share: a game's table render against the encode of a blank frame of the same
+size, timed in the same run and interleaved round-robin, so a burst of load on a shared machine hits both alike.
+
+The baseline is :func:`bot.render.encode.encode` (the bot's own encoder: same format, palette mapping and zlib
+options as a table update uploads) of a flat felt RGB frame of the picture's size: what turning any picture of
+that size into upload bytes costs at the least. The subject is the game's ``render_*`` function, from the public
+view to the same upload bytes. Only ratios are meant to be compared across machines.
+
+``bench_render.py`` (Oicho-Kabu), ``bench_render_luk_fu.py`` and ``bench_render_hachi_hachi.py`` give :func:`main`
+their frames and drawing functions; ``bench_render_ofc.py`` uses the helpers.
+"""
 
 from __future__ import annotations
 
 import argparse
+import io
 import statistics
 import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from bench_render import bare_png, clear_caches
 from PIL import Image
 
+from bot.render import cards, encode, text
 from bot.render import palette as P
-from bot.render.encode import Format, encode
+from bot.render.encode import Format
+
+
+def bare_png(img: Image.Image) -> bytes:
+    """Pillow's default PNG save (RGB, zlib level 6): what the bot would pay without its encoder's choices."""
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def clear_caches() -> None:
+    """Forget rasterised text, card images and palette look-ups, as after a restart."""
+    text.text_mask.cache_clear()
+    text.text_tile.cache_clear()
+    text.panel_text.cache_clear()
+    for fn in (cards.kabu_face, cards.card_back, cards.french_face, cards.lukfu_face):
+        fn.cache_clear()
+    encode.clear_caches()
+
+
+def blank_frame(size: tuple[int, int]) -> Image.Image:
+    """The baseline's frame: flat felt, RGB, the picture's size."""
+    return Image.new("RGB", size, P.FELT)
 
 
 def interleaved(cases: dict[str, Callable[[], Any]], repeat: int) -> dict[str, list[float]]:
@@ -41,11 +72,15 @@ def main(
     description: str,
     frames: Callable[[], dict[str, Any]],
     render: Callable[[Any, Format], bytes],
-    compose: Callable[[Any], Image.Image],
+    compose: Callable[[Any, Format], Image.Image],
     lang: str,
+    alternatives: dict[str, Callable[[Image.Image], bytes]] | None = None,
 ) -> None:
-    """Time ``render(view, fmt)``, ``compose(view)`` and the encode of each frame against a blank frame's encode;
-    print each frame's figures and, per seat count, the range of the render/blank-encode ratio."""
+    """Time ``render(view, fmt)``, ``compose(view, fmt)`` and the encode of each frame against a blank frame's
+    encode; print each frame's figures and, per seat count, the range of the render/blank-encode ratio.
+
+    ``compose`` is the drawing the render does before encoding (for a PNG, the frame on the table palette);
+    ``alternatives`` are other encodings of the composed frame (as RGB), timed alike and printed for comparison."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--format", choices=["png", "webp"], default="png")
@@ -63,14 +98,17 @@ def main(
     render(first, fmt)
     cold_ms = (time.perf_counter() - start) * 1000
 
-    composed = {name: compose(v) for name, v in views.items()}
-    blanks = {name: Image.new("RGB", f.size, P.FELT) for name, f in composed.items()}
+    composed = {name: compose(v, fmt) for name, v in views.items()}
+    blanks = {name: blank_frame(f.size) for name, f in composed.items()}
+    alternatives = alternatives or {}
     cases: dict[str, Callable[[], Any]] = {}
     for name, view in views.items():
         cases[f"{name}/render"] = partial(render, view, fmt)
-        cases[f"{name}/compose"] = partial(compose, view)
-        cases[f"{name}/encode"] = partial(encode, composed[name], fmt)
-        cases[f"{name}/blank"] = partial(encode, blanks[name], fmt)
+        cases[f"{name}/compose"] = partial(compose, view, fmt)
+        cases[f"{name}/encode"] = partial(encode.encode, composed[name], fmt)
+        cases[f"{name}/blank"] = partial(encode.encode, blanks[name], fmt)
+        for label, alt in alternatives.items():
+            cases[f"{name}/alt {label}"] = partial(alt, composed[name].convert("RGB"))
     samples = interleaved(cases, repeat)
 
     def ms(case: str) -> float:
@@ -82,23 +120,27 @@ def main(
     for name, view in views.items():
         frame = composed[name]
         data = render(view, fmt)
-        blank_data = encode(blanks[name], fmt)
+        blank_data = encode.encode(blanks[name], fmt)
         ratio = median_ratio(samples[f"{name}/render"], samples[f"{name}/blank"])
         ratios.setdefault(view.seats, []).append(ratio)
         print(f"{name} ({frame.width}x{frame.height})")
-        for label, case, size in (
+        rows: list[tuple[str, str, int | None]] = [
             ("render (view to upload bytes)", "render", len(data)),
             ("  compose only", "compose", None),
             ("  encode only", "encode", None),
             ("baseline: encode of a blank frame", "blank", len(blank_data)),
-        ):
+        ]
+        rows += [
+            (f"alt: {label}", f"alt {label}", len(alt(frame.convert("RGB")))) for label, alt in alternatives.items()
+        ]
+        for label, case, size in rows:
             tail = f"  {size:7d} bytes" if size is not None else ""
             print(f"  {label:<36}: {ms(f'{name}/{case}'):6.1f} ms{tail}")
         print(
-            f"  render/blank-encode time ratio {ratio:.1f}x, bytes ratio {len(data) / len(blank_data):.1f}x; "
-            f"default PNG save of the frame: {len(bare_png(frame))} bytes"
+            f"  render/blank-encode time ratio {ratio:.2f}x, bytes ratio {len(data) / len(blank_data):.1f}x; "
+            f"default PNG save of the frame: {len(bare_png(frame.convert('RGB')))} bytes"
         )
     for seats, found in ratios.items():
         print(
-            f"{seats}-seat render/blank-encode time ratio: {min(found):.1f}x-{max(found):.1f}x over {len(found)} frames"
+            f"{seats}-seat render/blank-encode time ratio: {min(found):.2f}x-{max(found):.2f}x over {len(found)} frames"
         )

@@ -1,4 +1,4 @@
-"""Composed RGB image → upload bytes: paletted PNG by default, WebP as an option.
+"""Composed image → upload bytes: paletted PNG by default, WebP as an option.
 
 Measured on this machine (discord-notes.md, bench/bench_render.py): a paletted PNG of a flat table encodes
 about twice as fast as a default RGB PNG at about a third of the bytes; ``optimize=True`` costs 4–6× the
@@ -8,6 +8,11 @@ Tables are drawn only with the colours of :mod:`bot.render.palette`, so the defa
 that fixed palette (its colours plus the blends antialiased text makes): ~1.5 ms against ~11 ms for an
 adaptive octree of 64 colours on a busy 1000×560 table, with a smaller error and file. An image drawn
 with other colours should pass ``palette="adaptive"``. Dithering would only add noise (and bytes): off.
+
+A table drawn for a PNG skips even that mapping: it is drawn on the table palette from the start (mode ``P``,
+:func:`paletted_frame`), each colour, card face and text edge taking the index the mapping would have given it
+(:func:`palette_index`, :func:`blend_indices`, :func:`paletted`), so the PNG is byte for byte the one of the RGB
+frame, and the encoder only deflates it.
 """
 
 from __future__ import annotations
@@ -18,16 +23,17 @@ from typing import Literal
 
 from PIL import Image
 
-from bot.render.palette import table_palette
+from bot.render.palette import RGB, table_palette
 
 Format = Literal["png", "webp"]
 PaletteMode = Literal["table", "adaptive"]
 
 MAX_COLOURS = 64
-PNG_COMPRESS_LEVEL = 3
-"""zlib level 3: on a table picture about half the time of the default (6) for about a quarter more bytes
-(measured: 1.5 ms and 28 KB against 3.3 ms and 22 KB on a busy Oicho table); 9 is slower still for a few
-percent. Every table update draws one picture, so time matters more than a few kilobytes."""
+PNG_COMPRESS_LEVEL = 2
+"""zlib level 2: on a table picture about 10–15 % less time than level 3 for about 5 % more bytes, and as fast as
+level 1 with 8 % fewer (measured on each game's busiest table: 1.9 ms and 37 kB against 2.2 ms and 36 kB on a
+busy Oicho table, 2.6 ms and 49 kB against 3.0 ms and 47 kB on an OFC showdown); the default 6 takes twice as
+long for a fifth fewer bytes. Every table update draws one picture, so time matters more than a few kilobytes."""
 WEBP_QUALITY = 80
 
 MIME = {"png": "image/png", "webp": "image/webp"}
@@ -42,16 +48,110 @@ def _palette_image() -> Image.Image:
     return img
 
 
+@lru_cache(maxsize=1)
+def _palette_values() -> list[int]:
+    """The table palette as :meth:`Image.getpalette` lists it: r, g, b of each entry."""
+    values = _palette_image().getpalette()
+    assert values is not None
+    return values
+
+
+def clear_caches() -> None:
+    """Forget the palette image and what was worked out from it, as after a restart."""
+    for fn in (_palette_image, _palette_values, palette_index, blend_indices):
+        fn.cache_clear()
+
+
+def on_table_palette(img: Image.Image) -> bool:
+    """Whether ``img`` is already drawn on the table palette (mode ``P`` with exactly its entries)."""
+    return img.mode == "P" and img.getpalette() == _palette_values()
+
+
 def quantize(img: Image.Image, palette: PaletteMode = "table") -> Image.Image:
-    """The image as mode ``P``: mapped onto the table palette, or an adaptive one of ≤ 64 colours."""
+    """The image as mode ``P``: mapped onto the table palette, or an adaptive one of ≤ 64 colours. An image
+    already on the table palette is returned as it is."""
+    if palette == "table" and on_table_palette(img):
+        return img
     rgb = img if img.mode == "RGB" else img.convert("RGB")
     if palette == "table":
         return rgb.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
     return rgb.quantize(colors=MAX_COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
+@lru_cache(maxsize=256)
+def palette_index(colour: RGB) -> int:
+    """The table palette's index for ``colour``: the one :func:`quantize` gives a pixel of that colour (each
+    palette colour keeps its own index). Colours are few (the palette's, and a game's own), so 256 entries
+    (a few kB) hold them all."""
+    index = quantize(Image.new("RGB", (1, 1), colour)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
+@lru_cache(maxsize=256)
+def blend_indices(fill: RGB, under: int) -> list[int]:
+    """For each coverage 0–255 of an antialiased text mask: the palette index of ``fill`` drawn at that coverage
+    over the palette colour ``under``, as an RGB frame would blend it (Pillow's own paste) and :func:`quantize`
+    would map it. A lookup table for :meth:`Image.point` (256 ints, about 2 kB each; the text colours and the
+    backgrounds they stand on make a few dozen pairs, 256 entries at most hold 0.5 MB)."""
+    values = _palette_values()
+    strip = Image.new("RGB", (256, 1), tuple(values[3 * under : 3 * under + 3]))
+    strip.paste(fill, (0, 0), Image.frombytes("L", (256, 1), bytes(range(256))))
+    return list(quantize(strip).tobytes())
+
+
+def paletted_frame(size: tuple[int, int], colour: RGB) -> Image.Image:
+    """A blank frame of ``colour`` on the table palette (mode ``P``), ready to be drawn on and encoded."""
+    img = Image.new("P", size, palette_index(colour))
+    img.putpalette(_palette_values())
+    return img
+
+
+def paletted(img: Image.Image) -> Image.Image:
+    """An RGBA image (a card face) mapped onto the table palette once and kept with it, as :func:`quantize` would
+    map it once pasted on an RGB frame; its alpha is dropped (paste it with the original as the mask). It is
+    cached and shared, and so is what this returns (do not draw on either)."""
+    tile = img.info.get(_PALETTED)
+    if not isinstance(tile, Image.Image):
+        tile = img.info[_PALETTED] = quantize(img.convert("RGB"))
+    return tile
+
+
+def paletted_on(img: Image.Image, under: RGB) -> tuple[Image.Image, int, int]:
+    """An RGBA image (a card face) laid on ``under`` and mapped onto the table palette: an opaque tile for a place
+    of that colour, kept with the image like :func:`paletted`; and how many rows at its top and at its bottom hold
+    its transparent pixels (where the place must be of that colour; all its rows if some lie between)."""
+    key = f"{_PALETTED}.{under}"
+    found = img.info.get(key)
+    if not isinstance(found, tuple):
+        flat = Image.new("RGB", img.size, under)
+        flat.paste(img, (0, 0), img)
+        found = img.info[key] = (quantize(flat), *_transparent_rows(img))
+    return found
+
+
+def _transparent_rows(img: Image.Image) -> tuple[int, int]:
+    clear = img.getchannel("A").point([255] + [0] * 255)  # 255 where the image is transparent
+    width, height = img.size
+
+    def clear_in(top: int, bottom: int) -> bool:
+        return clear.crop((0, top, width, bottom)).getbbox() is not None
+
+    top = 0
+    while top < height and clear_in(top, top + 1):
+        top += 1
+    bottom = 0
+    while bottom < height - top and clear_in(height - bottom - 1, height - bottom):
+        bottom += 1
+    return (height, 0) if clear_in(top, height - bottom) else (top, bottom)
+
+
+_PALETTED = "fudaba.paletted"
+"""Where :func:`paletted` keeps an image's paletted copies (in ``Image.info``: they live and die with the image)."""
+
+
 def encode_png(img: Image.Image, palette: PaletteMode = "table") -> bytes:
-    """A paletted (mode ``P``) PNG of ``img``."""
+    """A paletted (mode ``P``) PNG of ``img`` (an image already on the table palette is only deflated)."""
     buf = io.BytesIO()
     quantize(img, palette).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buf.getvalue()

@@ -51,6 +51,7 @@ from bot.render.fonts import fit, text_width
 from bot.render.plan import Drawing, RecordingCanvas, Words
 from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
 from bot.render.plan import PlacedText as PlacedText
+from bot.render.text import table_frame
 from games.core.cards import FrenchCard
 from games.hachi_hachi.views import HachiPublicView, RevealView, SeatLine, TrickView
 
@@ -145,21 +146,21 @@ def render_hachi_hachi_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the view's
     points (stacks, fees, the pot) into the chips shown.
     """
-    return encode(compose_hachi_hachi_table(view, names, lang, stake), fmt)
+    return encode(compose_hachi_hachi_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
 
 
 def compose_hachi_hachi_table(
-    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1
+    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
 ) -> Image.Image:
-    """The public table as an RGB image, before encoding."""
-    return draw_hachi_hachi_table(view, names, lang, stake).img
+    """The public table as an RGB image, before encoding (``paletted``: on the table palette, for the PNG)."""
+    return draw_hachi_hachi_table(view, names, lang, stake, paletted=paletted).img
 
 
 def draw_hachi_hachi_table(
-    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1
+    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
 ) -> HachiHachiDrawing:
     """The public table and the plan of what was drawn where."""
-    c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
+    c = _Painter(table_frame((WIDTH, table_height(view.seats)), paletted))
     w = Words(
         [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)],
         lang,

@@ -46,6 +46,7 @@ from bot.render.encode import Format, encode
 from bot.render.plan import Drawing, RecordingCanvas, Words
 from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
 from bot.render.plan import PlacedText as PlacedText
+from bot.render.text import table_frame
 from games.core.cards import LukFuCard, parse_lukfu
 from games.luk_fu.views import LukFuPublicView, PlayView, TrickView
 
@@ -129,17 +130,21 @@ def render_luk_fu_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the view's
     points into the chips shown.
     """
-    return encode(compose_luk_fu_table(view, names, lang, stake), fmt)
+    return encode(compose_luk_fu_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
 
 
-def compose_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
-    """The public table as an RGB image, before encoding."""
-    return draw_luk_fu_table(view, names, lang, stake).img
+def compose_luk_fu_table(
+    view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+) -> Image.Image:
+    """The public table as an RGB image, before encoding (``paletted``: on the table palette, for the PNG)."""
+    return draw_luk_fu_table(view, names, lang, stake, paletted=paletted).img
 
 
-def draw_luk_fu_table(view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> LukFuDrawing:
+def draw_luk_fu_table(
+    view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+) -> LukFuDrawing:
     """The public table and the plan of what was drawn where."""
-    c = _Painter(Image.new("RGB", (WIDTH, table_height(view.seats)), P.FELT))
+    c = _Painter(table_frame((WIDTH, table_height(view.seats)), paletted))
     w = Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
     _top_bar(c, view, w)
     _centre(c, view, w)

@@ -24,7 +24,7 @@ from bot.render import palette as P
 from bot.render.cards import FRENCH_RED_SUITS, card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit
-from bot.render.text import Canvas
+from bot.render.text import Canvas, table_frame
 from games.core.cards import FrenchCard
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import RoyaltyScheme, category_name, eval_row
@@ -236,7 +236,7 @@ def render_ofc_table(
     view: OFCPublicView, names: list[str], lang: str = "en", fmt: Format = "png", stake: int = 1
 ) -> bytes:
     """The public OFC table as upload bytes; ``stake`` turns points into the chips shown."""
-    return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake), fmt)
+    return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake, paletted=fmt == "png"), fmt)
 
 
 def table_height(seats: int, pairs: int = 0) -> int:
@@ -262,12 +262,14 @@ def _strip_lines(seats: int, pairs: int) -> int:
     return 1 if pairs == 1 else (pairs + 1) // 2
 
 
-def compose_ofc_table(table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
+def compose_ofc_table(
+    table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+) -> Image.Image:
     """The table as an RGB image: 1000 px wide, one row of two boards per two players (then, at a showdown,
-    each pair's result)."""
+    each pair's result). ``paletted``: drawn on the table palette, as the PNG encoder wants it (the same picture)."""
     seats = len(table.boards)
     pairs = _drawn_pairs(table)
-    c = Canvas(Image.new("RGB", (WIDTH, table_height(seats, len(pairs))), P.FELT))
+    c = Canvas(table_frame((WIDTH, table_height(seats, len(pairs))), paletted))
     seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(seats)]
     _top_bar(c, table, seat_names, lang)
     cell_w = (WIDTH - 2 * MARGIN - CELL_GAP) // 2
@@ -361,7 +363,7 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
             if k < len(row.cards):
                 card = row.cards[k]
                 face = card_back("french", CARD_W) if card is None else card_image(card, CARD_W)
-                c.img.paste(face, (cx, row_y), face)
+                c.paste_card(face, (cx, row_y))
             else:
                 c.draw.rounded_rectangle(
                     (cx, row_y, cx + cw - 1, row_y + ch - 1), radius=5, outline=P.FELT_LINE, width=2

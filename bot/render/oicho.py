@@ -23,7 +23,7 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.text import Canvas, compact_chips, label
+from bot.render.text import Canvas, compact_chips, label, table_frame
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
 
@@ -94,12 +94,15 @@ def render_oicho_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the
     view's points into the chips shown, as the table's embed does.
     """
-    return encode(compose_oicho_table(view, names, lang, stake), fmt)
+    return encode(compose_oicho_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
 
 
-def compose_oicho_table(view: OichoPublicView, names: Sequence[str], lang: str = "en", stake: int = 1) -> Image.Image:
-    """The public table as an RGB image, before encoding."""
-    c = Canvas(Image.new("RGB", (WIDTH, HEIGHT), P.FELT))
+def compose_oicho_table(
+    view: OichoPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+) -> Image.Image:
+    """The public table as an RGB image, before encoding (``paletted``: drawn on the table palette, as the PNG
+    encoder wants it; the same picture)."""
+    c = Canvas(table_frame((WIDTH, HEIGHT), paletted))
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
     _top_bar(c, view, t)
     _dealer_row(c, view, t)
@@ -209,7 +212,7 @@ def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
 
 def _paste_card(c: Canvas, card: KabuCard | None, x: int, y: int, width: int = CARD_W) -> None:
     face = card_back("kabu", width) if card is None else card_image(card, width)
-    c.img.paste(face, (x, y), face)
+    c.paste_card(face, (x, y))
 
 
 def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> None:

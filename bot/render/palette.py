@@ -11,6 +11,8 @@ RGB = tuple[int, int, int]
 # Table
 FELT: RGB = (22, 84, 52)  # flat dark-green felt, no texture (noise makes PNG 7× slower and 9× bigger)
 FELT_DARK: RGB = (14, 60, 37)  # panels and header strip
+PANEL = FELT_DARK
+"""What texts and cards stand on: first in the table palette (index 0)."""
 FELT_LINE: RGB = (44, 112, 76)  # thin separators, empty card slots
 TEXT: RGB = (240, 240, 232)
 TEXT_DIM: RGB = (170, 196, 178)
@@ -63,8 +65,12 @@ def base_colours() -> list[RGB]:
 
 
 def table_palette() -> list[RGB]:
-    """The fixed palette the encoder maps table images onto (at most 256 colours, about 60 today)."""
-    colours: list[RGB] = []
+    """The fixed palette the encoder maps table images onto (at most 256 colours, about 60 today).
+
+    The panels' colour comes first: index 0 is what "nothing drawn yet" reads as to Pillow, so a table drawn on
+    the palette can tell with a cheap bounding-box test that the place of a text or card is bare panel. (Which
+    entry comes first changes no colour any pixel is mapped to.)"""
+    colours: list[RGB] = [PANEL]
     for colour in base_colours():
         if colour not in colours:
             colours.append(colour)

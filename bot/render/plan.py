@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.render import palette as P
 from bot.render.cards import Box, card_back, card_size
 from bot.render.fonts import fit, text_width
-from bot.render.text import Canvas, compact_chips, ink_box
+from bot.render.text import Canvas, compact_chips
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,10 @@ class RecordingCanvas(Canvas):
         anchor: str = "ls",
         bold: bool = False,
     ) -> float:
+        advance = super().text(xy, text, size, fill, anchor, bold)
         if text and not self._in_badge:
-            self.plan.texts.append(PlacedText(text, ink_box(xy, text, size, anchor, bold), size, fill))
-        return super().text(xy, text, size, fill, anchor, bold)
+            self.plan.texts.append(PlacedText(text, self.last_ink, size, fill))
+        return advance
 
     def badge(self, x: float, baseline: float, text: str, size: int, bg: P.RGB, fg: P.RGB = P.INK) -> float:
         self._in_badge = True
@@ -93,7 +94,7 @@ class RecordingCanvas(Canvas):
         """A face, or a back for ``None``."""
         img = card_back(self.deck, width) if card is None else self.face(card, width)
         xy = (round(x), round(y))
-        self.img.paste(img, xy, img)
+        self.paste_card(img, xy)
         self.plan.cards.append(PlacedCard((xy[0], xy[1], xy[0] + img.width, xy[1] + img.height), card, area, seat))
 
     def face(self, card: Any, width: int) -> Image.Image:

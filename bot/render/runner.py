@@ -140,24 +140,25 @@ def _finished(key: str, future: asyncio.Future[bytes]) -> None:
 
 
 def _warm() -> None:
-    """Rasterise every card face and the usual labels once, as the first real table would."""
-    from bot.render import cards
+    """Rasterise every card face and the usual labels once, as the first real table would (on the table palette,
+    as a PNG's table is drawn)."""
+    from bot.render import cards, encode
     from bot.render.oicho import compose_oicho_table
+    from bot.render.palette import PANEL
     from bot.render.samples import BUSY_NAMES, busy_oicho_view
     from games.core.cards import french_deck, kabu_deck, lukfu_deck
 
-    for kabu in kabu_deck(12):
-        cards.card_image(kabu)
-    for french in french_deck():
-        cards.card_image(french, 48)
+    faces = [cards.card_image(kabu) for kabu in kabu_deck(12)]
+    faces += [cards.card_image(french, 48) for french in french_deck()]
     for lukfu in lukfu_deck():
-        cards.card_image(lukfu, 84)
-        cards.card_image(lukfu, 40)
-    cards.card_back("kabu")
-    cards.card_back("french", 48)
+        faces += [cards.card_image(lukfu, 84), cards.card_image(lukfu, 40)]
+    faces += [cards.card_back("kabu"), cards.card_back("french", 48)]
+    for face in faces:
+        encode.paletted(face)
+        encode.paletted_on(face, PANEL)
     for lang in ("ja", "en"):
         for phase in ("betting", "round_over"):
-            compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang)
+            compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang, paletted=True)
 
 
 WORKER_NICENESS = 10
