@@ -135,6 +135,11 @@ class PublicMessages:
         file = discord.File(io.BytesIO(image), filename="table.png")
         embed.set_image(url="attachment://table.png")
         picture = session.runtime.picture
+        results = session.runtime.results
+        if results is not None and not results.done():
+            # A deal's results go first: the table is posted below them, at the bottom of the channel.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(results)
         try:
             # The token is taken now, just before the request: drawing never holds the budget, and the requests go
             # out at its pace even when pictures finish drawing in a bunch.
@@ -177,11 +182,6 @@ class PublicMessages:
         picture = session.runtime.picture
         too_old = self.clock() - session.message_created_at > MESSAGE_MAX_AGE
         if session.message_id is None or picture.repost or too_old:
-            results = session.runtime.results
-            if results is not None and not results.done():
-                # The deal's results go first: the table is posted below them, at the bottom of the channel.
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(results)
             if session.status != "playing":
                 return
             # The old message became the deal's results (:mod:`bot.tables.results`): it stays, and is not deleted.

@@ -22,18 +22,17 @@ from bot.render import hachi_hachi as hh
 from bot.render import luk_fu as lf
 from bot.render import palette as P
 from bot.render.plan import Drawing
-from bot.render.samples import (
-    BUSY_NAMES,
+from bot.render.samples import BUSY_NAMES, busy_oicho_view
+from games.core.cards import FrenchCard, KabuCard, LukFuCard
+from games.core.rng import Shuffler
+from tests.bot.render.samples import (
     HACHI_NAMES,
     LUKFU_NAMES,
     betting_oicho_view,
     busy_luk_fu_view,
-    busy_oicho_view,
     hachi_hachi_sample_views,
     luk_fu_sample_views,
 )
-from games.core.cards import FrenchCard, KabuCard, LukFuCard
-from games.core.rng import Shuffler
 
 LANGS = ("ja", "en")
 
