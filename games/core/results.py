@@ -127,9 +127,26 @@ def read(kind: type[T], data: Any) -> T:
     return loaded
 
 
+def write(value: Any) -> Any:
+    """Any part of a summary as JSON (what :func:`read` reads back)."""
+    return _dump(value)
+
+
+def for_snapshot(result: DealResult[Any] | None) -> DealResult[Any] | None:
+    """``result`` as an engine's snapshot keeps it: with its detail as JSON, as before results were typed.
+
+    A snapshot rebuilds a dataclass only with exactly the fields it was saved with, while a result type may grow
+    (a key older summaries lack): kept as JSON, a result never makes a saved restart point unreadable.
+    :func:`upgraded` reads it typed again on restore."""
+    if result is None:
+        return None
+    saved: DealResult[Any] = dataclasses.replace(result, detail=result.summary)
+    return saved
+
+
 def upgraded(result: DealResult[Any] | None, kind: type[S]) -> DealResult[S] | None:
-    """``result`` with its detail read as ``kind``. An engine snapshot taken before results were typed holds the
-    last result's detail as its JSON: an engine that keeps a result in its state reads it so on restore."""
+    """``result`` with its detail read as ``kind``: a result restored from a snapshot holds its detail as JSON
+    (:func:`for_snapshot`; so did every snapshot saved before results were typed)."""
     if result is None or isinstance(result.detail, kind):
         return result
     if not isinstance(result.detail, Mapping):

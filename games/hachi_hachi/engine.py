@@ -37,9 +37,10 @@ from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
 from games.core.results import Payment as PaymentLine
-from games.core.results import read, upgraded
+from games.core.results import for_snapshot, read, upgraded, write
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import events as ev
 from games.hachi_hachi.results import (
@@ -148,13 +149,19 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         self._draw_start_player()
         self._start_round()
 
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # Results stay JSON in a snapshot (games.core.results.for_snapshot), this round's tricks too.
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        state["trick_log"] = encode([write(t) for t in self.trick_log])
+        return state
+
     @classmethod
     def restore(cls, rules: HachiHachiRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[HachiHachiRules]:
         engine = super().restore(rules, state, shuffler)
         assert isinstance(engine, HachiHachiEngine)
-        # A snapshot taken before results were typed holds the last round's summary, and this round's tricks, as JSON.
         engine.last_result = upgraded(engine.last_result, RoundResult)
-        engine.trick_log = [t if isinstance(t, LoggedTrick) else read(LoggedTrick, t) for t in engine.trick_log]
+        engine.trick_log = [read(LoggedTrick, t) for t in engine.trick_log]
         return engine
 
     # ================================================================= contract

@@ -31,9 +31,10 @@ from games.core.cards import LUKFU_SUITS, LukFuCard, lukfu_deck, notation, parse
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
-from games.core.results import Payment, read, upgraded
+from games.core.results import Payment, for_snapshot, read, upgraded, write
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.luk_fu import actions as act
 from games.luk_fu import events as ev
 from games.luk_fu.combos import (
@@ -127,13 +128,19 @@ class LukFuEngine(Engine[LukFuRules]):
         self._draw_first_dealer()
         self._start_deal()
 
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # Results stay JSON in a snapshot (games.core.results.for_snapshot), this hand's tricks too.
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        state["played"] = encode([write(t) for t in self.played])
+        return state
+
     @classmethod
     def restore(cls, rules: LukFuRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[LukFuRules]:
         engine = super().restore(rules, state, shuffler)
         assert isinstance(engine, LukFuEngine)
-        # A snapshot taken before results were typed holds the last hand's summary, and this hand's tricks, as JSON.
         engine.last_result = upgraded(engine.last_result, LukFuResult)
-        engine.played = [t if isinstance(t, LoggedTrick) else read(LoggedTrick, t) for t in engine.played]
+        engine.played = [read(LoggedTrick, t) for t in engine.played]
         return engine
 
     # ================================================================= contract

@@ -19,9 +19,10 @@ from games.core.cards import KabuCard, kabu_deck, notation, parse_kabu
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
-from games.core.results import upgraded
+from games.core.results import for_snapshot, upgraded
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.oicho import actions as act
 from games.oicho import events as ev
 from games.oicho.hands import Draw, Hand, bank_cap, classify, compare, second_extra
@@ -94,11 +95,16 @@ class OichoEngine(Engine[OichoRules]):
         self._draw_first_dealer()
         self._begin_tenure(self.dealer)
 
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # The last round's result stays JSON in a snapshot (see games.core.results.for_snapshot).
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        return state
+
     @classmethod
     def restore(cls, rules: OichoRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[OichoRules]:
         engine = super().restore(rules, state, shuffler)
         assert isinstance(engine, OichoEngine)
-        # A snapshot taken before results were typed holds the last round's summary as its JSON.
         engine.last_result = upgraded(engine.last_result, OichoResult)
         return engine
 

@@ -55,6 +55,8 @@ def test_the_docs_example_rounds_are_typed_and_read_back() -> None:
 def test_a_snapshot_saved_mid_round_before_reads_its_last_round_and_its_tricks_typed() -> None:
     snapshot = STORED["snapshot"]
     engine = restored("hachi_hachi", snapshot)
+    # Saved again, the state is the very one saved before results were typed: results stay JSON in a snapshot.
+    assert engine.snapshot() == snapshot["state"]
     assert isinstance(engine, HachiHachiEngine) and engine.last_result is not None
     assert engine.last_result.detail == RoundResult.from_json(snapshot["last_summary"])
     assert engine.public_view().last_result == snapshot["last_summary"]

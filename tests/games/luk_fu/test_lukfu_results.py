@@ -47,6 +47,8 @@ def test_a_snapshot_saved_mid_hand_before_reads_its_last_hand_and_its_tricks_typ
     JSON: both are read typed, and the hand's result, once it ends, lists those tricks first."""
     snapshot = STORED["snapshot"]
     engine = restored("luk_fu", snapshot)
+    # Saved again, the state is the very one saved before results were typed: results stay JSON in a snapshot.
+    assert engine.snapshot() == snapshot["state"]
     assert isinstance(engine, LukFuEngine) and engine.last_result is not None
     assert engine.last_result.detail == LukFuResult.from_json(snapshot["last_summary"])
     assert engine.public_view().last_result == snapshot["last_summary"]

@@ -45,6 +45,8 @@ def test_the_docs_example_hands_are_typed_and_read_back() -> None:
 def test_a_snapshot_saved_before_restores_and_plays_on() -> None:
     snapshot = STORED["snapshot"]
     engine = restored("ofc", snapshot)
+    # Saved again, the state is the very one saved before results were typed: results stay JSON in a snapshot.
+    assert engine.snapshot() == snapshot["state"]
     assert isinstance(engine, OFCEngine) and engine.last is not None
     assert engine.last.result().to_json() == snapshot["last_summary"]
     spec, rng = get_game("ofc"), random.Random(5)
