@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from games.core.actions import Action, ActionCodec, LegalAction
 from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.engine import Engine
+from games.core.results import DealSummary
 from games.core.rng import Shuffler
 
 Policy = Callable[[Any, Sequence[LegalAction], random.Random], Action]
@@ -34,6 +35,8 @@ class GameSpec:
     """(min, max) seats allowed under the given rules."""
     deck: Callable[[Any], Sequence[FrenchCard | KabuCard | LukFuCard]]
     """The canonical (unshuffled) deck under the given rules: what ``/verify`` shuffles with a seed."""
+    result: type[DealSummary]
+    """The game's finished-deal result (``DealResult.detail``): what reads a stored summary back."""
 
     def restore(self, rules: Any, state: dict[str, Any], shuffler: Shuffler) -> Engine[Any]:
         """An engine rebuilt from :meth:`Engine.snapshot` data."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -21,6 +21,7 @@ from bot.tables.public import MESSAGE_MAX_AGE
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.engine import DealResult
+from games.core.errors import RecordError
 from games.registry import get_game
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class Results:
         guild_id: int,
         game: str,
         ctx: TableContext,
-        result: DealResult,
+        result: DealResult[Any],
         seeds: list[str],
         *,
         into: int | None = None,
@@ -138,7 +139,7 @@ class Results:
         guild_id: int,
         game: str,
         ctx: TableContext,
-        result: DealResult,
+        result: DealResult[Any],
         seeds: list[str],
         *,
         into: int | None = None,
@@ -193,11 +194,15 @@ class Results:
                 continue
             channel_id, guild_id, game, ctx, stake = found
             deltas = tuple(d // stake for d in hand.deltas)
+            try:
+                detail = get_game(game).result.from_json(hand.summary)
+            except RecordError as exc:  # no retry reads it better: left owed, and said once per attempt
+                log.error("table %s: the stored result of deal %s does not read (%s)", hand.table_id, hand.deal_no, exc)
+                continue
             # A deal's deltas and what it put into the table's pot always sum to zero.
-            result = DealResult(hand.deal_no, deltas, hand.summary, pot=-sum(deltas))
-            if not await self._post(
-                hand.table_id, channel_id, guild_id, game, ctx, result, list(hand.summary.get("seeds", []))
-            ):
+            result = DealResult(hand.deal_no, deltas, detail, pot=-sum(deltas))
+            seeds = list(detail.recorded.seeds or ())
+            if not await self._post(hand.table_id, channel_id, guild_id, game, ctx, result, seeds):
                 failed = True
         if failed:
             self._schedule_retry()

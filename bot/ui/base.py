@@ -57,7 +57,7 @@ class GameUI(ABC):
         ``state`` holds the seat's panel choices so far (read it, do not change it)."""
 
     @abstractmethod
-    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+    def result_embed(self, result: DealResult[Any], ctx: TableContext) -> discord.Embed:
         """The public results message of one finished deal."""
 
     def card_label(self, card: str, lang: str) -> str | None:

@@ -13,7 +13,6 @@ public ``choices``, which the engine fills once both have chosen; the public sid
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
@@ -26,6 +25,7 @@ from games.core.engine import DealResult
 from games.core.events import Event, GameEnded
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import events as ev
+from games.hachi_hachi.results import HachiResult, LoggedTrick, RevealedHand, RoundResult, StoppedResult
 from games.hachi_hachi.views import HachiPublicView, HachiSeatView, RevealView, TrickView
 
 SUIT_EMOJI = {"c": "♣️", "d": "♦️", "h": "♥️", "s": "♠️"}
@@ -110,8 +110,8 @@ class HachiHachiUI(GameUI):
         else:
             lines.append(t("hachi_hachi_ui.pot", lang, pot=chips(view.pot, ctx)))
         lines.append(_status(view, ctx))
-        last = view.last_result
-        if last and view.phase in ("mizuten", "declare") and last.get("outcome") != "stopped":
+        last = view.last_detail
+        if isinstance(last, RoundResult) and view.phase in ("mizuten", "declare"):
             # The round just settled (its last trick never stays on the table: the next round starts at once).
             lines.append(t("hachi_hachi_ui.last_round", lang, text=_outcome_line(last, names, lang)))
         embed.description = "\n".join(lines)[:4000]
@@ -300,34 +300,35 @@ class HachiHachiUI(GameUI):
         return None
 
     # ------------------------------------------------------------------ results
-    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+    def result_embed(self, result: DealResult[HachiResult], ctx: TableContext) -> discord.Embed:
         lang, names = ctx.lang, ctx.names
-        s: Mapping[str, Any] = result.summary
-        outcome = s.get("outcome")
-        if outcome == "stopped":
+        detail = result.detail
+        if isinstance(detail, StoppedResult):
             embed = discord.Embed(title=t("hachi_hachi_ui.result_title_stopped", lang), colour=0xF9A825)
-            embed.description = t("hachi_hachi_ui.result_stopped", lang, pot=chips(int(s.get("pot") or 0), ctx))
+            embed.description = t("hachi_hachi_ui.result_stopped", lang, pot=chips(detail.pot, ctx))
             return embed
-        if s.get("round") is None:
+        assert isinstance(detail, RoundResult)
+        s = detail
+        if s.round is None:
             title = t("hachi_hachi_ui.result_title_void", lang, deal=result.deal)
         else:
-            title = t("hachi_hachi_ui.result_title", lang, round=s["round"], total=s.get("rounds", "?"))
+            title = t("hachi_hachi_ui.result_title", lang, round=s.round, total=s.rounds)
         embed = discord.Embed(title=title[:256], colour=0xF9A825)
         lines = []
-        if s.get("indicator"):
-            card = FrenchCard.parse(s["indicator"])
+        if s.indicator:
+            card = FrenchCard.parse(s.indicator)
             lines.append(
                 t(
                     "hachi_hachi_ui.result_field",
                     lang,
                     card=card_text(card),
                     suit=suit_text(card.suit, lang),
-                    field=field_text(s.get("field", "plain"), int(s.get("mult", 1)), lang, short=True),
+                    field=field_text(s.field, s.mult, lang, short=True),
                 )
             )
-        declarers = list(s.get("declarers") or [])
-        if s.get("mizuten"):
-            lines.append(t("hachi_hachi_ui.result_mizuten", lang, name=names[s["sp"]]))
+        declarers = s.declarers
+        if s.mizuten:
+            lines.append(t("hachi_hachi_ui.result_mizuten", lang, name=names[s.sp]))
         if declarers:
             lines.append(
                 t(
@@ -336,46 +337,40 @@ class HachiHachiUI(GameUI):
                     names=", ".join(f"D{i + 1} {names[d]}" for i, d in enumerate(declarers)),
                 )
             )
-        if s.get("forced_out"):
-            lines.append(
-                t("hachi_hachi_ui.result_forced_out", lang, names=", ".join(names[f] for f in s["forced_out"]))
-            )
-        if s.get("choices"):
+        if s.forced_out:
+            lines.append(t("hachi_hachi_ui.result_forced_out", lang, names=", ".join(names[f] for f in s.forced_out)))
+        if s.choices:
             lines.append(
                 t(
                     "hachi_hachi_ui.result_choices",
                     lang,
-                    choices=_choices_text([tuple(c) for c in s["choices"]], names, lang),
+                    choices=_choices_text([(c.seat, c.choice) for c in s.choices], names, lang),
                 )
             )
         lines.append(_outcome_line(s, names, lang))
-        if s.get("mizuten_paid"):
-            tricks = s.get("tricks") or []
+        if s.mizuten_paid:
             lines.append(
                 t(
                     "hachi_hachi_ui.result_mizuten_paid",
                     lang,
-                    name=names[s["sp"]],
-                    tricks=tricks[s["sp"]] if tricks else "?",
+                    name=names[s.sp],
+                    tricks=s.tricks[s.sp] if s.tricks else "?",
                 )
             )
-        before, fees_in = int(s.get("pot_before") or 0), int(s.get("pot_in") or 0)
-        if before or fees_in:
+        if s.pot_before or s.pot_in:
             lines.append(
                 t(
                     "hachi_hachi_ui.result_pot",
                     lang,
-                    before=chips(before, ctx),
-                    fees=chips(fees_in, ctx),
-                    total=chips(before + fees_in, ctx),
+                    before=chips(s.pot_before, ctx),
+                    fees=chips(s.pot_in, ctx),
+                    total=chips(s.pot_before + s.pot_in, ctx),
                 )
             )
-        if s.get("pot_carried"):
-            lines.append(t("hachi_hachi_ui.result_pot_carried", lang, pot=chips(int(s["pot_carried"]), ctx)))
-        refunds = [(int(a), int(b)) for a, b, *_ in (s.get("end_refund") or [])]
-        refunds += [
-            (int(line[0]), int(line[1])) for line in s.get("pot_to") or [] if len(line) > 2 and line[2] == "refund"
-        ]
+        if s.pot_carried:
+            lines.append(t("hachi_hachi_ui.result_pot_carried", lang, pot=chips(s.pot_carried, ctx)))
+        refunds = [(r.seat, r.amount) for r in s.end_refund]
+        refunds += [(p.seat, p.amount) for p in s.pot_to if p.how == "refund"]
         if refunds:
             lines.append(
                 t(
@@ -388,32 +383,29 @@ class HachiHachiUI(GameUI):
         embed.add_field(
             name=t("hachi_hachi_ui.chips_field", lang), value=_chips_lines(result, s, ctx)[:1024], inline=False
         )
-        hands = s.get("hands") or []
-        if hands:
+        if s.hands:
             numbers = {d: i + 1 for i, d in enumerate(declarers)}
-            value = "\n".join(_summary_hand_line(h, numbers, names, lang) for h in hands)
+            value = "\n".join(_summary_hand_line(h, numbers, names, lang) for h in s.hands)
             embed.add_field(name=t("hachi_hachi_ui.reveals", lang), value=value[:1024], inline=False)
-        tricks = s.get("tricks")
-        if tricks and declarers:
-            value = " · ".join(f"{names[d]} {tricks[d]}" for d in declarers)
+        if s.tricks and declarers:
+            value = " · ".join(f"{names[d]} {s.tricks[d]}" for d in declarers)
             embed.add_field(name=t("hachi_hachi_ui.tricks", lang), value=value[:1024], inline=False)
-        trick_log = s.get("trick_log") or []
-        if trick_log:
+        if s.trick_log:
             embed.add_field(
-                name=t("hachi_hachi_ui.trick_log", lang), value=_trick_log_text(trick_log, names)[:1024], inline=False
+                name=t("hachi_hachi_ui.trick_log", lang), value=_trick_log_text(s.trick_log, names)[:1024], inline=False
             )
         after = []
-        if s.get("busts"):
+        if s.busts:
             # At the game's end nobody leaves any more, and a refund of the pot may give a bust player chips back:
             # the line says only that this round took their last chip (which is why the game may be over).
-            key = "hachi_hachi_ui.busts_over" if s.get("game_over") else "hachi_hachi_ui.busts"
-            after.append(t(key, lang, names=", ".join(names[b] for b in s["busts"])))
-        if s.get("game_over"):
+            key = "hachi_hachi_ui.busts_over" if s.game_over else "hachi_hachi_ui.busts"
+            after.append(t(key, lang, names=", ".join(names[b] for b in s.busts)))
+        if s.game_over:
             # Over before its last round (or after a round that did not count): too few players have chips left.
-            last = s.get("round") is not None and s.get("round") == s.get("rounds")
+            last = s.round is not None and s.round == s.rounds
             after.append(t("hachi_hachi_ui.result_over" if last else "hachi_hachi_ui.result_over_players", lang))
-        elif s.get("next_sp") is not None:
-            after.append(t("hachi_hachi_ui.next_sp", lang, name=names[s["next_sp"]]))
+        elif s.next_sp is not None:
+            after.append(t("hachi_hachi_ui.next_sp", lang, name=names[s.next_sp]))
         if after:
             embed.add_field(name="\u200b", value="\n".join(after)[:1024], inline=False)
         return embed
@@ -733,21 +725,20 @@ def _card_options(view: HachiSeatView, actions: Sequence[Action]) -> list[Option
 # ---------------------------------------------------------------- results pieces
 
 
-def _outcome_line(s: Mapping[str, Any], names: Sequence[str], lang: str) -> str:
-    outcome = s.get("outcome")
-    pot_to = [line for line in s.get("pot_to") or [] if len(line) > 2 and line[2] != "refund"]
-    if outcome == "void":
+def _outcome_line(s: RoundResult, names: Sequence[str], lang: str) -> str:
+    pot_to = [share for share in s.pot_to if share.how != "refund"]
+    if s.outcome == "void":
         return t("hachi_hachi_ui.result_void", lang)
-    if outcome == "split":
+    if s.outcome == "split":
         return t("hachi_hachi_ui.result_split", lang)
-    if outcome == "single" and pot_to:
-        return t("hachi_hachi_ui.result_single", lang, name=names[pot_to[0][0]])
+    if s.outcome == "single" and pot_to:
+        return t("hachi_hachi_ui.result_single", lang, name=names[pot_to[0].seat])
     if pot_to:
-        return t("hachi_hachi_ui.result_play", lang, name=names[pot_to[0][0]])
+        return t("hachi_hachi_ui.result_play", lang, name=names[pot_to[0].seat])
     return ""
 
 
-def _chips_lines(result: DealResult, s: Mapping[str, Any], ctx: TableContext) -> str:
+def _chips_lines(result: DealResult[HachiResult], s: RoundResult, ctx: TableContext) -> str:
     """Each seat that took part or moved chips: its change, and where it came from (before the §0.4 cap)."""
     lang, names = ctx.lang, ctx.names
     n = len(result.deltas)
@@ -757,16 +748,15 @@ def _chips_lines(result: DealResult, s: Mapping[str, Any], ctx: TableContext) ->
         if 0 <= seat < n and amount:
             parts[seat][kind] = parts[seat].get(kind, 0) + amount
 
-    for seat, fee in enumerate(s.get("fees") or []):
-        add(seat, "fee", -int(fee))
-    for line in s.get("pot_to") or []:
-        add(int(line[0]), "refund" if len(line) > 2 and line[2] == "refund" else "pot", int(line[1]))
-    for line in s.get("end_refund") or []:
-        add(int(line[0]), "refund", int(line[1]))
-    for payment in s.get("payments") or []:
-        amount, kind = int(payment["amount"]), str(payment["kind"])
-        add(int(payment["from"]), kind, -amount)
-        add(int(payment["to"]), kind, amount)
+    for seat, fee in enumerate(s.fees):
+        add(seat, "fee", -fee)
+    for share in s.pot_to:
+        add(share.seat, "refund" if share.how == "refund" else "pot", share.amount)
+    for refund in s.end_refund:
+        add(refund.seat, "refund", refund.amount)
+    for payment in s.payments:
+        add(payment.payer, payment.kind, -payment.amount)
+        add(payment.payee, payment.kind, payment.amount)
     lines = []
     for seat, delta in enumerate(result.deltas):
         if not delta and not parts[seat]:
@@ -783,32 +773,21 @@ def _chips_lines(result: DealResult, s: Mapping[str, Any], ctx: TableContext) ->
     return "\n".join(lines) or t("hachi_hachi_ui.no_change", lang)
 
 
-def _trick_log_text(trick_log: Sequence[Mapping[str, Any]], names: Sequence[str]) -> str:
+def _trick_log_text(trick_log: Sequence[LoggedTrick], names: Sequence[str]) -> str:
     """Every card played this round, trick by trick, the winning card marked."""
     lines = []
     for entry in trick_log:
-        winner = entry.get("winner")
         plays = [
-            f"{names[int(seat)]}: {card_text(FrenchCard.parse(card))}{' ✅' if seat == winner else ''}"
-            for seat, card in entry.get("plays") or []
+            f"{names[play.seat]}: {card_text(FrenchCard.parse(play.card))}{' ✅' if play.seat == entry.winner else ''}"
+            for play in entry.plays
         ]
-        lines.append(f"{entry.get('trick', '?')}. " + " · ".join(plays))
+        lines.append(f"{entry.trick}. " + " · ".join(plays))
     return "\n".join(lines)
 
 
-def _summary_hand_line(hand: Mapping[str, Any], numbers: Mapping[int, int], names: Sequence[str], lang: str) -> str:
-    cards = [FrenchCard.parse(c) for c in hand.get("cards") or []]
-    return _hand_line(
-        int(hand["seat"]),
-        str(hand.get("role")),
-        list(hand.get("yaku") or []),
-        cards,
-        int(hand.get("aces") or 0),
-        int(hand.get("value") or 0),
-        numbers,
-        names,
-        lang,
-    )
+def _summary_hand_line(hand: RevealedHand, numbers: Mapping[int, int], names: Sequence[str], lang: str) -> str:
+    cards = [FrenchCard.parse(c) for c in hand.cards]
+    return _hand_line(hand.seat, hand.role, hand.yaku, cards, hand.aces, hand.value, numbers, names, lang)
 
 
 __all__ = ["HachiHachiUI", "card_text"]

@@ -13,8 +13,7 @@ the next hand's first lead, and the results message lists the whole hand trick b
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import discord
 
@@ -27,6 +26,7 @@ from games.core.engine import DealResult
 from games.core.events import Event
 from games.luk_fu import actions as act
 from games.luk_fu import events as ev
+from games.luk_fu.results import LoggedTrick, LukFuResult
 from games.luk_fu.views import LukFuPublicView, LukFuSeatView, PlayView, TrickView
 
 NUMERALS = ("", "一", "二", "三", "四", "五", "六", "七", "八", "九")
@@ -113,7 +113,7 @@ class LukFuUI(GameUI):
             )
         elif (final := _final_trick(view)) is not None:
             number, winner, count, plays = final
-            deal = (view.last_result or {}).get("deal", "?")
+            deal = view.last_detail.deal if view.last_detail is not None else "?"
             title = t("luk_fu_ui.final_trick", lang, deal=deal, n=number, name=names[winner], count=count)
             embed.add_field(
                 name=title[:256], value="\n".join(_play_text(p, names, lang) for p in plays)[:1024], inline=False
@@ -253,54 +253,50 @@ class LukFuUI(GameUI):
         return None
 
     # ------------------------------------------------------------------ results
-    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+    def result_embed(self, result: DealResult[LukFuResult], ctx: TableContext) -> discord.Embed:
         lang, names = ctx.lang, ctx.names
-        s: Mapping[str, Any] = result.summary
+        hand = result.detail
         embed = discord.Embed(title=t("luk_fu_ui.result_title", lang, deal=result.deal), colour=0xF9A825)
         lines = []
-        winner = s.get("winner")
-        calls = s.get("calls") or []
-        if calls and s.get("declarer") is None:
+        share = hand.share
+        if hand.calls and hand.declarer is None:
             lines.append(t("luk_fu_ui.result_all_passed", lang))
-        elif winner is None:
+        elif hand.winner is None:
             lines.append(t("luk_fu_ui.result_no_winner", lang))
         else:
-            share = s.get("share") or {}
             lines.append(
                 t(
                     "luk_fu_ui.result_winner",
                     lang,
-                    name=names[winner],
-                    tricks=s["tricks"][winner],
-                    share=share.get("share", 0),
+                    name=names[hand.winner],
+                    tricks=hand.tricks[hand.winner],
+                    share=share.share if share is not None else 0,
                 )
             )
-            if s.get("five_tigers"):
+            if hand.five_tigers is not None:
                 lines.append(t("luk_fu_ui.result_tigers", lang))
-            if share.get("multiplier", 1) > 1:
-                lines.append(t("luk_fu_ui.result_multiplier", lang, m=share["multiplier"]))
-            if share.get("reds"):
-                lines.append(t("luk_fu_ui.result_reds", lang, n=share["reds"]))
-            if s.get("parent_penalty"):
+            if share is not None and share.multiplier > 1:
+                lines.append(t("luk_fu_ui.result_multiplier", lang, m=share.multiplier))
+            if share is not None and share.reds:
+                lines.append(t("luk_fu_ui.result_reds", lang, n=share.reds))
+            if hand.parent_penalty:
                 lines.append(t("luk_fu_ui.result_parent_penalty", lang))
-            if s.get("sitter_bonus"):
-                lines.append(t("luk_fu_ui.result_sitter_bonus", lang, name=names[s["sitter"]]))
-        if s.get("declarer") is not None:
-            lines.append(t("luk_fu_ui.result_declarer", lang, name=names[s["declarer"]]))
+            if hand.sitter_bonus and hand.sitter is not None:
+                lines.append(t("luk_fu_ui.result_sitter_bonus", lang, name=names[hand.sitter]))
+        if hand.declarer is not None:
+            lines.append(t("luk_fu_ui.result_declarer", lang, name=names[hand.declarer]))
         lines += [f"{names[seat]} **{delta * ctx.stake:+,}**" for seat, delta in enumerate(result.deltas) if delta]
         embed.description = "\n".join(lines)
-        tricks = s.get("tricks") or []
-        if tricks and any(tricks):
-            value = " · ".join(f"{names[seat]} {n}" for seat, n in enumerate(tricks) if seat in (s.get("active") or []))
+        if any(hand.tricks):
+            value = " · ".join(f"{names[seat]} {n}" for seat, n in enumerate(hand.tricks) if seat in hand.active)
             embed.add_field(name=t("luk_fu_ui.tricks", lang), value=value[:1024], inline=False)
-        if s.get("sitter_card"):
-            sitter_card = parse_lukfu(s["sitter_card"])[0]
+        if hand.sitter_card and hand.sitter is not None:
             embed.add_field(
-                name=t("luk_fu_ui.sitter_card", lang, name=names[s["sitter"]]),
-                value=card_text(sitter_card, lang),
+                name=t("luk_fu_ui.sitter_card", lang, name=names[hand.sitter]),
+                value=card_text(LukFuCard.parse(hand.sitter_card), lang),
                 inline=False,
             )
-        _add_trick_log(embed, s.get("trick_log") or [], names, lang)
+        _add_trick_log(embed, hand.trick_log, names, lang)
         return embed
 
     def card_label(self, card: str, lang: str) -> str | None:
@@ -318,42 +314,43 @@ Logged = tuple[int, int, int, list[PlayView]]
 """A trick from a hand's ``trick_log``: (number, winner, tricks credited, plays in order, lead first)."""
 
 
-def _logged_trick(entry: Any, seats: int) -> Logged | None:
-    """One ``trick_log`` entry of a settled hand's summary (face-up cards as notation, face-down plays only
-    counted: they become card backs), or None when it is not as expected (an old or damaged record)."""
-    try:
-        winner, number, count = entry["winner"], entry["trick"], entry["count"]
-        plays = []
-        for play in entry["plays"]:
-            seat = play["seat"]
-            if not isinstance(seat, int) or not 0 <= seat < seats:
+def _logged_trick(entry: LoggedTrick, seats: int) -> Logged | None:
+    """One trick of a settled hand's log (face-up cards as notation, face-down plays only counted: they become
+    card backs), or None when it is not as expected (a damaged record)."""
+    plays = []
+    for play in entry.plays:
+        if not 0 <= play.seat < seats:
+            return None
+        if play.cards is not None:
+            try:
+                cards: tuple[LukFuCard | None, ...] = tuple(parse_lukfu(" ".join(play.cards)))
+            except ValueError:  # NotationError
                 return None
-            if "cards" in play:
-                cards: tuple[LukFuCard | None, ...] = tuple(parse_lukfu(" ".join(play["cards"])))
-                down = False
-            else:
-                cards, down = (None,) * int(play["face_down"]), True
-            plays.append(PlayView(seat=int(seat), cards=cards, face_down=down, winning=not down and seat == winner))
-    except (KeyError, TypeError, ValueError):  # ValueError: NotationError
-        return None
+            down = False
+        elif play.face_down is not None:
+            cards, down = (None,) * play.face_down, True
+        else:
+            return None
+        plays.append(
+            PlayView(seat=play.seat, cards=cards, face_down=down, winning=not down and play.seat == entry.winner)
+        )
     if not plays or not any(p.winning for p in plays):
         return None
-    return int(number), int(winner), int(count), plays
+    return entry.trick, entry.winner, entry.count, plays
 
 
 def _final_trick(view: LukFuPublicView) -> Logged | None:
     """The last hand's final trick, from its end until the next hand's first lead (as the picture shows it): only
     when a trick ended that hand (played out, or its winner stopped); not after an all-pass hand or Five Tigers."""
-    last = view.last_result
-    if last is None or last.get("ended_by") not in ("all_played", "stop"):
+    last = view.last_detail
+    if last is None or last.ended_by not in ("all_played", "stop"):
         return None
     if not view.game_over and (view.trick is not None or view.last_trick is not None):
         return None
-    log = last.get("trick_log")
-    return _logged_trick(log[-1], view.seats) if isinstance(log, list) and log else None
+    return _logged_trick(last.trick_log[-1], view.seats) if last.trick_log else None
 
 
-def _trick_log_lines(trick_log: Sequence[Any], names: Sequence[str], lang: str) -> list[str]:
+def _trick_log_lines(trick_log: Sequence[LoggedTrick], names: Sequence[str], lang: str) -> list[str]:
     """The hand trick by trick, in order: each play (lead first; face-down ones as backs, the winning play ✅),
     then who took it and how many tricks it was worth."""
     lines = []
@@ -367,7 +364,7 @@ def _trick_log_lines(trick_log: Sequence[Any], names: Sequence[str], lang: str) 
     return lines
 
 
-def _add_trick_log(embed: discord.Embed, trick_log: Sequence[Any], names: Sequence[str], lang: str) -> None:
+def _add_trick_log(embed: discord.Embed, trick_log: Sequence[LoggedTrick], names: Sequence[str], lang: str) -> None:
     """The trick-by-trick list as fields of whole lines, each field within Discord's 1024 characters and the whole
     embed within ``RESULT_ROOM`` characters; a list that would not fit ends with … (no hand the rules allow comes
     near: twelve tricks take two fields). Every field but the last is full enough that no line would fit after

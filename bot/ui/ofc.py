@@ -15,7 +15,6 @@ board as it would be with them. The engine checks the confirmed action like any 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
@@ -33,6 +32,7 @@ from games.ofc.actions import Place, Target
 from games.ofc.aids import panel_aids
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
 from games.ofc.fantasyland import solve_cached
+from games.ofc.results import OFCResult
 from games.ofc.rules import OFCRules
 from games.ofc.views import BoardView, OFCPublicView, OFCSeatView
 
@@ -262,20 +262,19 @@ class OFCUI(GameUI):
         return None
 
     # ------------------------------------------------------------------ results
-    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+    def result_embed(self, result: DealResult[OFCResult], ctx: TableContext) -> discord.Embed:
         lang, names = ctx.lang, ctx.names
-        s: dict[str, Any] = result.summary
+        hand = result.detail
         embed = discord.Embed(title=t("ofc_ui.result_title", lang, hand=result.deal), colour=0xF9A825)
         lines = []
         for seat, delta in enumerate(result.deltas):
-            rows = s["rows"][seat]
-            if s["fouled"][seat]:
+            if hand.fouled[seat]:
                 made = f"**{t('ofc.fouled', lang)}**"
             else:
-                made = " / ".join(hand_name(k, lang) for k in rows)
-                if s["royalties"][seat]:
-                    made += " · " + t("ofc.royalties", lang, points=s["royalties"][seat])
-            fl = " 🌴" if s["fantasyland"][seat] else ""
+                made = " / ".join(hand_name(k, lang) for k in hand.rows[seat])
+                if hand.royalties[seat]:
+                    made += " · " + t("ofc.royalties", lang, points=hand.royalties[seat])
+            fl = " 🌴" if hand.fantasyland[seat] else ""
             lines.append(
                 t(
                     "ofc_ui.result_line",
@@ -283,42 +282,42 @@ class OFCUI(GameUI):
                     name=names[seat],
                     fl=fl,
                     chips=f"{delta * ctx.stake:+,}",
-                    points=f"{s['points'][seat]:+}",
+                    points=f"{hand.points[seat]:+}",
                     made=made,
                 )
             )
         embed.description = "\n".join(lines)
         pairs = []
-        for p in s["pairs"]:
-            rows = " ".join(f"{r:+}" if r else "0" for r in p["rows"])
+        for p in hand.pairs:
+            rows = " ".join(f"{r:+}" if r else "0" for r in p.rows)
             extra = ""
-            if p["scoop"]:
-                extra += " · " + t("ofc_ui.pair_scoop", lang, n=f"{p['scoop']:+}")
-            if p["royalties"]:
-                extra += " · " + t("ofc_ui.pair_royalties", lang, n=f"{p['royalties']:+}")
+            if p.scoop:
+                extra += " · " + t("ofc_ui.pair_scoop", lang, n=f"{p.scoop:+}")
+            if p.royalties:
+                extra += " · " + t("ofc_ui.pair_royalties", lang, n=f"{p.royalties:+}")
             pairs.append(
                 t(
                     "ofc_ui.pair_line",
                     lang,
-                    a=names[p["a"]],
-                    b=names[p["b"]],
+                    a=names[p.a],
+                    b=names[p.b],
                     rows=rows,
                     extra=extra,
-                    points=f"{p['points']:+}",
+                    points=f"{p.points:+}",
                 )
             )
         if pairs:
             embed.add_field(name=t("ofc_ui.pairs", lang), value="\n".join(pairs)[:1024], inline=False)
-        for seat, n in enumerate(s.get("fantasyland_next", [])):
+        for seat, n in enumerate(hand.fantasyland_next):
             if n:
-                key = "ofc_ui.fl_stays" if s["fantasyland"][seat] else "ofc_ui.fl_enters"
+                key = "ofc_ui.fl_stays" if hand.fantasyland[seat] else "ofc_ui.fl_enters"
                 embed.add_field(name="🌴", value=t(key, lang, name=names[seat], cards=n), inline=True)
         rules = ctx.rules if isinstance(ctx.rules, OFCRules) else None
-        for seat, played_fl in enumerate(s["fantasyland"]):
+        for seat, played_fl in enumerate(hand.fantasyland):
             if played_fl and rules is not None:
                 embed.add_field(
                     name=t("ofc_ui.best_title", lang, name=names[seat]),
-                    value=_best_text(s, seat, rules, lang)[:1024],
+                    value=_best_text(hand, seat, rules, lang)[:1024],
                     inline=False,
                 )
         return embed
@@ -424,18 +423,18 @@ def _opponent_lines(view: OFCSeatView, ctx: TableContext) -> list[str]:
     return lines
 
 
-def _best_text(summary: dict[str, Any], seat: int, rules: OFCRules, lang: str) -> str:
+def _best_text(hand: OFCResult, seat: int, rules: OFCRules, lang: str) -> str:
     """The board a Fantasyland player made against the best one possible from the same cards."""
-    played = Board.parse(summary["boards"][seat])
+    played = Board.parse(hand.boards[seat])
     dealt = list(played.cards())
-    discards = (summary.get("fl_discards") or [""] * (seat + 1))[seat]
+    discards = hand.fl_discards[seat] if hand.fl_discards else ""  # older summaries did not keep them
     dealt += parse_french(discards) if discards else []
     best = solve_cached(tuple(sorted(dealt, key=lambda c: c.notation)), rules)
     rows = " ‖ ".join(" ".join(pretty(c) for c in by_rank(row)) for row in (best.front, best.middle, best.back))
     stay = t("ofc_ui.best_stays", lang) if best.stays else ""
     text = t("ofc_ui.best_line", lang, rows=rows, royalties=best.royalties, stay=stay)
-    mine = summary["royalties"][seat]
-    if mine >= best.royalties and (not best.stays or summary["fantasyland_next"][seat]):
+    mine = hand.royalties[seat]
+    if mine >= best.royalties and (not best.stays or hand.fantasyland_next[seat]):
         text += "\n" + t("ofc_ui.best_found", lang)
     else:
         text += "\n" + t("ofc_ui.best_played", lang, royalties=mine)

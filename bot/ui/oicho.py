@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import discord
 
@@ -16,6 +15,7 @@ from games.core.engine import DealResult
 from games.core.events import Event
 from games.oicho import actions as act
 from games.oicho import events as ev
+from games.oicho.results import HandResult, OichoResult
 from games.oicho.views import HandView, OichoPublicView, OichoSeatView
 
 MONTH_KANJI = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
@@ -231,25 +231,28 @@ class OichoUI(GameUI):
         return None
 
     # ------------------------------------------------------------------ results
-    def result_embed(self, result: DealResult, ctx: TableContext) -> discord.Embed:
+    def result_embed(self, result: DealResult[OichoResult], ctx: TableContext) -> discord.Embed:
         lang, names = ctx.lang, ctx.names
         embed = discord.Embed(title=t("oicho_ui.result_title", lang, round=result.deal), colour=0xF9A825)
-        summary: dict[str, Any] = result.summary
-        if summary.get("void"):
+        detail = result.detail
+        if detail.void:
             embed.description = t("oicho_ui.void_round", lang)
         lines = []
         for seat, delta in enumerate(result.deltas):
             if delta:
                 lines.append(f"{names[seat]} **{delta * ctx.stake:+,}**")
         embed.description = (embed.description or "") + ("\n".join(lines) or t("oicho_ui.no_change", lang))
-        dealer = summary.get("dealer_hand") or summary.get("dealer")
-        if isinstance(dealer, dict):
-            embed.add_field(name=t("oicho_ui.dealer", lang), value=_summary_hand(dealer, lang), inline=False)
-        for pile in summary.get("piles", []) or []:
-            if isinstance(pile, dict) and pile.get("bets"):
+        if detail.dealer_hand is not None:
+            embed.add_field(
+                name=t("oicho_ui.dealer", lang),
+                value=_summary_hand(detail.dealer_hand.cards, detail.dealer_hand.hand, None, lang),
+                inline=False,
+            )
+        for pile in detail.piles or ():
+            if pile.bets:
                 embed.add_field(
-                    name=t("oicho_ui.pile", lang, n=pile.get("number", "?")),
-                    value=_summary_hand(pile, lang)[:1024],
+                    name=t("oicho_ui.pile", lang, n=pile.number),
+                    value=_summary_hand(pile.cards, pile.hand, pile.outcome, lang)[:1024],
                     inline=True,
                 )
         return embed
@@ -262,22 +265,18 @@ class OichoUI(GameUI):
             return None
 
 
-def _summary_hand(data: dict[str, Any], lang: str) -> str:
-    cards = data.get("cards")
-    text = " ".join(f"[{c}]" for c in cards) if isinstance(cards, list) else ""
-    hand = data.get("hand")
-    if isinstance(hand, dict) and "points" in hand:
-        kind = hand.get("kind", "plain")
-        name = t(f"oicho.points_{hand['points']}", lang)
-        if kind != "plain":
-            key = f"oicho.hand_{kind}"
-            name = (t(key, lang) if has(key) else str(kind)) + f" ({name})"
-        text += f" · {name}"
-    outcome = data.get("outcome")
-    if isinstance(outcome, str):
+def _summary_hand(cards: Sequence[str], hand: HandResult, outcome: str | None, lang: str) -> str:
+    """A hand of the results message: its cards, what it makes and, for a pile, how it did against the dealer."""
+    text = " ".join(f"[{c}]" for c in cards)
+    name = t(f"oicho.points_{hand.points}", lang)
+    if hand.kind != "plain":
+        key = f"oicho.hand_{hand.kind}"
+        name = (t(key, lang) if has(key) else hand.kind) + f" ({name})"
+    text += f" · {name}"
+    if outcome is not None:
         key = f"oicho_ui.outcome_{outcome}"
         text += f" · **{t(key, lang) if has(key) else outcome}**"
-    return text or "—"
+    return text
 
 
 __all__ = ["MONTH_KANJI", "OichoUI"]

@@ -25,32 +25,44 @@ from __future__ import annotations
 import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic
+
+from typing_extensions import TypeVar  # a TypeVar with a default (PEP 696; in typing from Python 3.13)
 
 from games.core.actions import Action, LegalAction, is_listed
 from games.core.cards import FrenchCard, KabuCard, LukFuCard
 from games.core.errors import IllegalAction
 from games.core.events import DealEnded, Event, GameEnded
+from games.core.results import DealSummary
 from games.core.rng import Shuffler
 
 R = TypeVar("R")
+S = TypeVar("S", bound=DealSummary, default=DealSummary)
+"""A game's result type; a plain ``DealResult`` holds any game's."""
 
 
 @dataclass(frozen=True)
-class DealResult:
+class DealResult(Generic[S]):
     """How one finished deal moved points between seats, and between the seats and the table's pot.
 
     ``deltas`` is each seat's stack change over the deal; ``pot`` the net points the deal put into the table's pot
     (negative when the pot paid out more than it took), for games whose pot outlives a deal (Hachi-Hachi
     Trick's fold fees, carried over a void round). Always ``sum(deltas) + pot == 0``; most games have no pot.
-    ``summary`` is JSON-ready, game-specific detail for the results message and hand history.
+    ``detail`` is what the game says about the deal, typed: each game's :class:`~games.core.results.DealSummary`
+    (``OichoResult``, ``OFCResult``, …, declared in ``games/<game>/results.py``), which the results message reads.
     """
 
     deal: int
     deltas: tuple[int, ...]
-    summary: dict[str, Any] = field(default_factory=dict)
+    detail: S
     pot: int = 0
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        """``detail`` as JSON: what the hand history stores and the replay tool prints (a new dict each time, over
+        values shared with every other copy: read them, do not change them)."""
+        return self.detail.to_json()
 
 
 class Engine(ABC, Generic[R]):
@@ -64,7 +76,7 @@ class Engine(ABC, Generic[R]):
         self.rules = rules
         self.stacks: list[int] = list(stacks)
         self.shuffler = shuffler
-        self.results: list[DealResult] = []
+        self.results: list[DealResult[Any]] = []
         self.history: list[tuple[int, Action]] = []
         self.serial = 0
         """Actions applied since the table opened (kept by snapshots, unlike ``history``)."""
@@ -167,7 +179,7 @@ class Engine(ABC, Generic[R]):
         sum to the opening stacks. Games without a pot hold nothing."""
         return 0
 
-    def stop_result(self) -> DealResult | None:
+    def stop_result(self) -> DealResult[Any] | None:
         """If the table is stopped now, what must still move, measured from the state of the last finished deal
         (the deal in progress is void): a game holding a pot returns it to whoever paid into it. ``None``: nothing."""
         return None
@@ -184,7 +196,7 @@ class Engine(ABC, Generic[R]):
     def _emit(self, event: Event) -> None:
         self._events.append(event)
 
-    def _deal_ended(self, result: DealResult) -> None:
+    def _deal_ended(self, result: DealResult[Any]) -> None:
         """Record a finished deal's result (and tell: :class:`DealEnded`)."""
         self.results.append(result)
         self._emit(DealEnded(result.deal, result.deltas))

@@ -36,10 +36,25 @@ from games.core.cards import SUIT_CHARS, FrenchCard, french_deck, parse_french
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
+from games.core.results import Payment as PaymentLine
+from games.core.results import for_snapshot, read, upgraded, write
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import events as ev
+from games.hachi_hachi.results import (
+    Choice,
+    Declaration,
+    LoggedTrick,
+    Outcome,
+    PlayedCard,
+    PotShare,
+    Refund,
+    RevealedHand,
+    RoundResult,
+    StoppedResult,
+)
 from games.hachi_hachi.rules import HachiHachiRules
 from games.hachi_hachi.scoring import (
     Payment,
@@ -96,7 +111,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         self.pot_paid = [0] * n
         """Who paid how much into ``pot`` (it may hold the fees of several void rounds)."""
         self.winners: list[int] = []
-        self.last_result: DealResult | None = None
+        self.last_result: DealResult[RoundResult] | None = None
         # the round in progress
         self.players: list[int] = []
         self.deck: list[FrenchCard] = []
@@ -126,13 +141,28 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         """(number, leader, plays, winner) of the last finished trick of this round."""
         self.tricks = [0] * n
         self.played: list[FrenchCard] = []
-        self.trick_log: list[dict[str, Any]] = []
+        self.trick_log: list[LoggedTrick] = []
         if len(self.seated()) < 3:
             # Decision: a table opened with fewer than three seats holding chips is over at once.
             self._game_over()
             return
         self._draw_start_player()
         self._start_round()
+
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # Results stay JSON in a snapshot (games.core.results.for_snapshot), this round's tricks too.
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        state["trick_log"] = encode([write(t) for t in self.trick_log])
+        return state
+
+    @classmethod
+    def restore(cls, rules: HachiHachiRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[HachiHachiRules]:
+        engine = super().restore(rules, state, shuffler)
+        assert isinstance(engine, HachiHachiEngine)
+        engine.last_result = upgraded(engine.last_result, RoundResult)
+        engine.trick_log = [read(LoggedTrick, t) for t in engine.trick_log]
+        return engine
 
     # ================================================================= contract
 
@@ -430,12 +460,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         self.tricks[winner] += 1
         self.last_trick = (self.trick_no, plays[0][0], plays, winner)
         self.trick_log.append(
-            {
-                "trick": self.trick_no,
-                "leader": plays[0][0],
-                "winner": winner,
-                "plays": [[s, c.notation] for s, c in plays],
-            }
+            LoggedTrick(self.trick_no, plays[0][0], winner, tuple(PlayedCard(s, c.notation) for s, c in plays))
         )
         self.current = []
         self._emit(ev.TrickWon(winner, self.trick_no, winning, self.tricks[winner]))
@@ -448,7 +473,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
 
     # ================================================================= end of round
 
-    def _end_round(self, outcome: str) -> None:
+    def _end_round(self, outcome: Outcome) -> None:
         rules = self.rules
         n = self.seats
         pot_before = self.pot
@@ -456,32 +481,32 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         pot_now = pot_before + fees_in
         paid_in = [self.pot_paid[s] + self.fees[s] for s in range(n)]
         taken = [0] * n
-        pot_lines: list[list[Any]] = []
+        pot_lines: list[PotShare] = []
         mizuten_paid = False
         pot_after = 0
         if outcome == "void":
             next_sp = self.left_of(self.sp)
             if rules.void_pot == "refund":
                 taken = list(paid_in)
-                pot_lines = [[s, a, "refund"] for s, a in enumerate(paid_in) if a]
+                pot_lines = [PotShare(s, a, "refund") for s, a in enumerate(paid_in) if a]
             else:
                 pot_after = pot_now
         elif outcome == "single":
             next_sp = self.declarers[0]
             taken[next_sp] = pot_now
-            pot_lines = [[next_sp, pot_now, "single"]]
+            pot_lines = [PotShare(next_sp, pot_now, "single")]
         elif outcome == "split":
             d1, d2 = self.declarers
             next_sp = d1  # Decision (rules.md §3.2 step 10): a split passes SP to D1.
             first, second = split_pot(pot_now)
             taken[d1], taken[d2] = first, second
-            pot_lines = [[d1, first, "split"], [d2, second, "split"]]
+            pot_lines = [PotShare(d1, first, "split"), PotShare(d2, second, "split")]
         else:
             tricks = {d: self.tricks[d] for d in self.declarers}
             self.payments += trick_payments(tricks, self.declarers, self.mult, rules.trick_rate)
             next_sp = pot_taker(tricks, self.declarers)
             taken[next_sp] = pot_now
-            pot_lines = [[next_sp, pot_now, "tricks"]]
+            pot_lines = [PotShare(next_sp, pot_now, "tricks")]
             if self.mizuten and len(self.declarers) == 3 and self.tricks[self.sp] >= rules.mizuten_min_tricks:
                 mizuten_paid = True
                 others = [s for s in self.players if s != self.sp]
@@ -500,12 +525,12 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         busts = [s for s in range(n) if self.stacks[s] > 0 and self.stacks[s] + deltas[s] == 0]
         too_few = sum(1 for s in range(n) if self.stacks[s] + deltas[s] > 0) < 3
         over = self.rounds_done >= rules.rounds or too_few
-        refund_lines: list[list[int]] = []
+        refund_lines: list[Refund] = []
         if over and pot_after:
             # §3.2: a pot still unclaimed when the game ends goes back to those who paid into it.
             for s in range(n):
                 deltas[s] += self.pot_paid[s]
-            refund_lines = [[s, a] for s, a in enumerate(self.pot_paid) if a]
+            refund_lines = [Refund(s, a) for s, a in enumerate(self.pot_paid) if a]
             pot_after = 0
             self.pot_paid = [0] * n
         for s in range(n):
@@ -519,51 +544,51 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
         for p in self.payments:
             owed[p.payer] -= p.amount
             owed[p.payee] += p.amount
-        summary: dict[str, Any] = {
-            "deal": self._deal,
-            "round": round_no if counts else None,
-            "rounds": rules.rounds,
-            "sp": self.sp,
-            "players": list(self.players),
-            "mizuten": bool(self.mizuten),
-            "mizuten_paid": mizuten_paid,
-            "indicator": self.indicator.notation if self.indicator is not None else None,
-            "trump": self.trump,
-            "field": self.field,
-            "mult": self.mult,
-            "declarations": [[s, what] for s, what in self.calls],
-            "fees": fees,
-            "declarers": list(self.declarers),
-            "forced_out": list(self.forced),
-            "outcome": outcome,
-            "choices": [[d, self.choices[d]] for d in self.declarers if d in self.choices] or None,
-            "hands": [
-                {
-                    "seat": r.seat,
-                    "role": r.role,
-                    "yaku": list(r.yaku),
-                    "cards": [c.notation for c in r.cards],
-                    "aces": r.aces,
-                    "value": r.forced_out if r.role == "forced_out" else r.normal,
-                }
+        summary = RoundResult(
+            deal=self._deal,
+            round=round_no if counts else None,
+            rounds=rules.rounds,
+            sp=self.sp,
+            players=tuple(self.players),
+            mizuten=bool(self.mizuten),
+            mizuten_paid=mizuten_paid,
+            indicator=self.indicator.notation if self.indicator is not None else None,
+            trump=self.trump,
+            field=self.field,
+            mult=self.mult,
+            declarations=tuple(Declaration(s, what) for s, what in self.calls),
+            fees=tuple(fees),
+            declarers=tuple(self.declarers),
+            forced_out=tuple(self.forced),
+            outcome=outcome,
+            choices=tuple(Choice(d, self.choices[d]) for d in self.declarers if d in self.choices) or None,
+            hands=tuple(
+                RevealedHand(
+                    seat=r.seat,
+                    role=r.role,
+                    yaku=tuple(r.yaku),
+                    cards=tuple(c.notation for c in r.cards),
+                    aces=r.aces,
+                    value=r.forced_out if r.role == "forced_out" else r.normal,
+                )
                 for r in self.reveals
-            ],
-            "tricks": [self.tricks[s] for s in range(n)] if outcome == "play" else None,
-            "trick_log": self.trick_log,
-            "pot_before": pot_before,
-            "pot_in": fees_in,
-            "pot_to": pot_lines,
-            "pot_carried": pot_after,
-            "end_refund": refund_lines,
-            "payments": [{"from": p.payer, "to": p.payee, "amount": p.amount, "kind": p.kind} for p in self.payments],
-            "owed": owed,
-            "deltas": list(deltas),
-            "busts": busts,
-            "next_sp": None if over else next_sp,
-            "game_over": over,
-        }
+            ),
+            tricks=tuple(self.tricks[s] for s in range(n)) if outcome == "play" else None,
+            trick_log=tuple(self.trick_log),
+            pot_before=pot_before,
+            pot_in=fees_in,
+            pot_to=tuple(pot_lines),
+            pot_carried=pot_after,
+            end_refund=tuple(refund_lines),
+            payments=tuple(PaymentLine(p.payer, p.payee, p.amount, p.kind) for p in self.payments),
+            owed=tuple(owed),
+            deltas=tuple(deltas),
+            busts=tuple(busts),
+            next_sp=None if over else next_sp,
+            game_over=over,
+        )
         pot_change = pot_after - pot_before
-        paid_out = [(s, taken[s]) for s in range(n) if taken[s]] + [(s, a) for s, a in refund_lines]
+        paid_out = [(s, taken[s]) for s in range(n) if taken[s]] + [(r.seat, r.amount) for r in refund_lines]
         self._emit(ev.RoundSettled(self._deal, outcome, tuple(paid_out), pot_after, tuple(deltas)))
         result = DealResult(self._deal, tuple(deltas), summary, pot=pot_change)
         self.last_result = result
@@ -586,13 +611,13 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
     def pot_total(self) -> int:
         return self.pot
 
-    def stop_result(self) -> DealResult | None:
+    def stop_result(self) -> DealResult[StoppedResult] | None:
         """The table stops now: the round in progress is void, and the pot as it stood after the last finished
         round goes back to whoever paid into it."""
         if not self.pot:
             return None
-        refunds = [[s, a] for s, a in enumerate(self.pot_paid) if a]
-        summary = {"deal": self._deal, "outcome": "stopped", "refund": True, "pot": self.pot, "end_refund": refunds}
+        refunds = tuple(Refund(s, a) for s, a in enumerate(self.pot_paid) if a)
+        summary = StoppedResult(deal=self._deal, outcome="stopped", refund=True, pot=self.pot, end_refund=refunds)
         return DealResult(self._deal, tuple(self.pot_paid), summary, pot=-self.pot)
 
     # ================================================================= visibility
@@ -702,7 +727,7 @@ class HachiHachiEngine(Engine[HachiHachiRules]):
             "tricks": tuple(self.tricks),
             "played": tuple(self.played),
             "to_act": tuple(sorted(self.to_act())),
-            "last_result": dict(result.summary) if result else None,
+            "last_result": result.summary if result else None,
             "last_deltas": result.deltas if result else None,
             "game_over": phase == "over",
             "winners": tuple(self.winners),

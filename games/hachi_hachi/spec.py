@@ -8,6 +8,7 @@ from games.core.cards import FrenchCard, french_deck
 from games.hachi_hachi.actions import CODEC
 from games.hachi_hachi.engine import HachiHachiEngine
 from games.hachi_hachi.policy import choose
+from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
 from games.registry import GameSpec
 
@@ -33,4 +34,5 @@ SPEC = GameSpec(
     policy=choose,
     seat_range=_seat_range,
     deck=_deck,
+    result=HachiResult,
 )

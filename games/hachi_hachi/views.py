@@ -13,9 +13,11 @@ clockwise; declarations always go clockwise from the start player, trick play in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from games.core.cards import FrenchCard
+from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
 from games.hachi_hachi.yaku import HandValue
 
@@ -161,11 +163,17 @@ class _TableFields:
     """Every card played to a trick this round, in order."""
     to_act: tuple[int, ...]
     last_result: dict[str, Any] | None
-    """JSON-ready summary of the last finished round (the ``DealResult.summary``), or None."""
+    """JSON-ready summary of the last finished round (the ``DealResult.summary``), or None; :attr:`last_detail`
+    reads it typed."""
     last_deltas: tuple[int, ...] | None
     game_over: bool
     winners: tuple[int, ...]
     """Once over: the seats with the most chips (equal totals share first place); else empty."""
+
+    @cached_property
+    def last_detail(self) -> HachiResult | None:
+        """The last finished round's result, typed (``last_result`` read once)."""
+        return None if self.last_result is None else HachiResult.from_json(self.last_result)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,8 +31,10 @@ from games.core.cards import LUKFU_SUITS, LukFuCard, lukfu_deck, notation, parse
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
+from games.core.results import Payment, for_snapshot, read, upgraded, write
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.luk_fu import actions as act
 from games.luk_fu import events as ev
 from games.luk_fu.combos import (
@@ -50,6 +52,7 @@ from games.luk_fu.combos import (
     unbeatable_lead,
 )
 from games.luk_fu.old import SingleLeads, old_in_hand, single_leads, top_unplayed
+from games.luk_fu.results import Call, EndedBy, FiveTigers, LoggedPlay, LoggedTrick, LukFuResult, Share
 from games.luk_fu.rules import LukFuRules
 from games.luk_fu.scoring import make_share, payments
 from games.luk_fu.views import LukFuPublicView, LukFuSeatView, PlayView, TrickView
@@ -89,7 +92,7 @@ class LukFuEngine(Engine[LukFuRules]):
         self.parent = 0
         self.sitter: int | None = None
         self.active: list[int] = []
-        self.last_result: DealResult | None = None
+        self.last_result: DealResult[LukFuResult] | None = None
         # the hand in progress
         self.hands: list[list[LukFuCard]] = [[] for _ in range(n)]
         self.dealt: list[list[LukFuCard]] = [[] for _ in range(n)]
@@ -116,14 +119,29 @@ class LukFuEngine(Engine[LukFuRules]):
         self.reached_six: list[int] = []
         self.stop_seat: int | None = None
         self.revealer: int | None = None
-        self.played: list[dict[str, Any]] = []
-        """The finished tricks of this hand as JSON-ready text (face-down follows only counted)."""
+        self.played: list[LoggedTrick] = []
+        """The finished tricks of this hand, cards as text (face-down follows only counted)."""
         if len(self.seated()) < 3:
             # Decision: a table opened with fewer than three seats holding chips is over at once.
             self._game_over()
             return
         self._draw_first_dealer()
         self._start_deal()
+
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # Results stay JSON in a snapshot (games.core.results.for_snapshot), this hand's tricks too.
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        state["played"] = encode([write(t) for t in self.played])
+        return state
+
+    @classmethod
+    def restore(cls, rules: LukFuRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[LukFuRules]:
+        engine = super().restore(rules, state, shuffler)
+        assert isinstance(engine, LukFuEngine)
+        engine.last_result = upgraded(engine.last_result, LukFuResult)
+        engine.played = [read(LoggedTrick, t) for t in engine.played]
+        return engine
 
     # ================================================================= contract
 
@@ -539,16 +557,16 @@ class LukFuEngine(Engine[LukFuRules]):
         assert self.leader is not None
         self.last_trick = (self.trick_no, self.leader, plays, winner, self.win_index)
         self.played.append(
-            {
-                "trick": self.trick_no,
-                "leader": self.leader,
-                "winner": winner,
-                "count": count,
-                "plays": [
-                    {"seat": s, "face_down": len(c)} if down else {"seat": s, "cards": [x.notation for x in c]}
+            LoggedTrick(
+                trick=self.trick_no,
+                leader=self.leader,
+                winner=winner,
+                count=count,
+                plays=tuple(
+                    LoggedPlay(s, face_down=len(c)) if down else LoggedPlay(s, cards=tuple(x.notation for x in c))
                     for s, c, down in plays
-                ],
-            }
+                ),
+            )
         )
         self.current = []
         self.win_index = 0
@@ -584,7 +602,7 @@ class LukFuEngine(Engine[LukFuRules]):
 
     # ================================================================= end of hand
 
-    def _end_hand(self, ended_by: str, winner: int | None) -> None:
+    def _end_hand(self, ended_by: EndedBy, winner: int | None) -> None:
         rules = self.rules
         n = self.seats
         if ended_by == "all_played":
@@ -593,8 +611,8 @@ class LukFuEngine(Engine[LukFuRules]):
         self.leader = self.follower = self.stop_seat = None
         self.revealed = True
         losers = [s for s in self.active if s != winner]
-        share_info: dict[str, Any] | None = None
-        paid: list[dict[str, Any]] = []
+        share_info: Share | None = None
+        paid: tuple[Payment, ...] = ()
         debts: list[Debt] = []
         penalty = False
         bonus = False
@@ -627,19 +645,19 @@ class LukFuEngine(Engine[LukFuRules]):
                 sitter_bonus=bonus,
             )
             debts = [Debt(p.payer, p.payee, p.amount) for p in owed]
-            paid = [{"from": p.payer, "to": p.payee, "amount": p.amount, "kind": p.kind} for p in owed]
-            share_info = {
-                "tricks": share.tricks,
-                "base": share.base,
-                "multiplier": share.multiplier,
-                "reds": share.reds,
-                "share": share.value,
-                "red_scope": rules.red_scope if rules.red_bonus else None,
-            }
-            if rules.red_bonus and rules.red_scope == "own_winning_cards":
-                # Decision: red cards are listed only for the own-winning-cards scope; captured piles hold
-                # others' face-down cards, which stay unseen (only their count shows in ``reds``).
-                share_info["red_cards"] = [c.notation for c in scope if c in RED]
+            paid = tuple(Payment(p.payer, p.payee, p.amount, p.kind) for p in owed)
+            # Decision: red cards are listed only for the own-winning-cards scope; captured piles hold
+            # others' face-down cards, which stay unseen (only their count shows in ``reds``).
+            listed = rules.red_bonus and rules.red_scope == "own_winning_cards"
+            share_info = Share(
+                tricks=share.tricks,
+                base=share.base,
+                multiplier=share.multiplier,
+                reds=share.reds,
+                share=share.value,
+                red_scope=rules.red_scope if rules.red_bonus else None,
+                red_cards=tuple(c.notation for c in scope if c in RED) if listed else None,
+            )
         owed_points = [0] * n
         for d in debts:
             owed_points[d.payer] -= d.amount
@@ -649,32 +667,30 @@ class LukFuEngine(Engine[LukFuRules]):
         for s in range(n):
             self.stacks[s] += deltas[s]
         next_dealer = self._next_dealer(ended_by, winner)
-        summary: dict[str, Any] = {
-            "deal": self._deal,
-            "dealer": self.dealer,
-            "parent": self.parent,
-            "sitter": self.sitter,
-            "active": list(self.active),
-            "calls": [[s, "play" if p else "pass"] for s, p in self.calls],
-            "declarer": self.declarer,
-            "ended_by": ended_by,
-            "winner": winner,
-            "tricks": list(self.tricks),
-            "winning_cards": [[c.notation for c in cards] for cards in self.won_cards],
-            "five_tigers": None
-            if self.revealer is None
-            else {"seat": self.revealer, "credit": self.tricks[self.revealer]},
-            "share": share_info,
-            "parent_penalty": penalty,
-            "sitter_card": self.sitter_card.notation if self.sitter_card is not None else None,
-            "sitter_bonus": bonus,
-            "sitter_matches": matches,
-            "payments": paid,
-            "owed": owed_points,
-            "deltas": list(deltas),
-            "trick_log": self.played,
-            "next_dealer": next_dealer,
-        }
+        summary = LukFuResult(
+            deal=self._deal,
+            dealer=self.dealer,
+            parent=self.parent,
+            sitter=self.sitter,
+            active=tuple(self.active),
+            calls=tuple(Call(s, "play" if p else "pass") for s, p in self.calls),
+            declarer=self.declarer,
+            ended_by=ended_by,
+            winner=winner,
+            tricks=tuple(self.tricks),
+            winning_cards=tuple(tuple(c.notation for c in cards) for cards in self.won_cards),
+            five_tigers=None if self.revealer is None else FiveTigers(self.revealer, self.tricks[self.revealer]),
+            share=share_info,
+            parent_penalty=penalty,
+            sitter_card=self.sitter_card.notation if self.sitter_card is not None else None,
+            sitter_bonus=bonus,
+            sitter_matches=tuple(matches),
+            payments=paid,
+            owed=tuple(owed_points),
+            deltas=tuple(deltas),
+            trick_log=tuple(self.played),
+            next_dealer=next_dealer,
+        )
         self._emit(
             ev.HandResult(
                 self._deal,
@@ -816,7 +832,7 @@ class LukFuEngine(Engine[LukFuRules]):
             "tigers_waiting": tuple(self.tigers_waiting),
             "top_unplayed": (tops[0], tops[1], tops[2], tops[3]),
             "faceup_played": tuple(self.faceup),
-            "last_result": dict(result.summary) if result else None,
+            "last_result": result.summary if result else None,
             "last_deltas": result.deltas if result else None,
             "game_over": self.phase == "over",
             "winners": tuple(self.winners),

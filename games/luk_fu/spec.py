@@ -8,6 +8,7 @@ from games.core.cards import LukFuCard, lukfu_deck
 from games.luk_fu.actions import CODEC
 from games.luk_fu.engine import LukFuEngine
 from games.luk_fu.policy import choose
+from games.luk_fu.results import LukFuResult
 from games.luk_fu.rules import LukFuRules
 from games.registry import GameSpec
 
@@ -33,4 +34,5 @@ SPEC = GameSpec(
     policy=choose,
     seat_range=_seat_range,
     deck=_deck,
+    result=LukFuResult,
 )

@@ -15,9 +15,11 @@ play, parent first).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from games.core.cards import LukFuCard
+from games.luk_fu.results import LukFuResult
 from games.luk_fu.rules import LukFuRules
 
 Phase = Literal["call", "tigers", "lead", "follow", "stop", "over"]
@@ -129,11 +131,17 @@ class _TableFields:
     faceup_played: tuple[LukFuCard, ...]
     """Every card played face up this hand (leads and face-up follows), in the order played."""
     last_result: dict[str, Any] | None
-    """JSON-ready summary of the last finished hand (the ``DealResult.summary``), or None."""
+    """JSON-ready summary of the last finished hand (the ``DealResult.summary``), or None; :attr:`last_detail`
+    reads it typed."""
     last_deltas: tuple[int, ...] | None
     game_over: bool
     winners: tuple[int, ...]
     """Once over: the seats with the most chips (shared first place); else empty."""
+
+    @cached_property
+    def last_detail(self) -> LukFuResult | None:
+        """The last finished hand's result, typed (``last_result`` read once)."""
+        return None if self.last_result is None else LukFuResult.from_json(self.last_result)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -304,7 +304,7 @@ class OFCEngine(Engine[OFCRules]):
             fantasyland_next=tuple(fl_next.get(s, 0) for s in range(self.seats)),
             fl_discards=tuple(" ".join(c.notation for c in h.discards) if h.fantasyland else "" for h in self.hands),
         )
-        self._deal_ended(DealResult(self.hand_no, tuple(deltas), self.last.summary()))
+        self._deal_ended(DealResult(self.hand_no, tuple(deltas), self.last.result()))
         self.fl_next = fl_next
         if not (fl_next and self.rules.freeze_dealer_during_fl):
             self.dealer = (self.dealer + 1) % self.seats

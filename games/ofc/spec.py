@@ -8,6 +8,7 @@ from games.core.cards import french_deck
 from games.ofc.actions import CODEC
 from games.ofc.engine import OFCEngine
 from games.ofc.policy import choose
+from games.ofc.results import OFCResult
 from games.ofc.rules import OFCRules
 from games.registry import GameSpec
 
@@ -27,4 +28,5 @@ SPEC = GameSpec(
     policy=choose,
     seat_range=_seat_range,
     deck=lambda rules: french_deck(),
+    result=OFCResult,
 )

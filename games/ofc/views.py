@@ -7,11 +7,12 @@ A face-down card (an unrevealed Turbo street, a Fantasyland board before the han
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from games.core.cards import FrenchCard
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
 from games.ofc.eval import RoyaltyScheme, category_name, eval_row, is_foul
+from games.ofc.results import OFCResult
 from games.ofc.rules import OFCRules
 from games.ofc.scoring import BoardScore, PairResult
 
@@ -65,32 +66,22 @@ class LastHand:
     """The cards each Fantasyland player left out, as text ("" for everyone else), shown once the hand is over
     so the results can compare the board played with the best one possible. Normal discards stay private."""
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready detail for the results message and hand history."""
-        return {
-            "hand": self.hand_no,
-            "dealer": self.dealer,
-            "boards": list(self.boards),
-            "rows": [[category_name(s.front), category_name(s.middle), category_name(s.back)] for s in self.scores],
-            "fouled": [s.fouled for s in self.scores],
-            "royalties": [s.royalties for s in self.scores],
-            "fantasyland": list(self.fantasyland),
-            "pairs": [
-                {
-                    "a": p.a,
-                    "b": p.b,
-                    "rows": list(p.rows),
-                    "scoop": p.scoop,
-                    "royalties": p.royalties,
-                    "points": p.points,
-                }
-                for p in self.pairs
-            ],
-            "points": list(self.points),
-            "deltas": list(self.deltas),
-            "fantasyland_next": list(self.fantasyland_next),
-            "fl_discards": list(self.fl_discards),
-        }
+    def result(self) -> OFCResult:
+        """The hand's result, for the results message and hand history."""
+        return OFCResult(
+            hand=self.hand_no,
+            dealer=self.dealer,
+            boards=self.boards,
+            rows=tuple((category_name(s.front), category_name(s.middle), category_name(s.back)) for s in self.scores),
+            fouled=tuple(s.fouled for s in self.scores),
+            royalties=tuple(s.royalties for s in self.scores),
+            fantasyland=self.fantasyland,
+            pairs=self.pairs,
+            points=self.points,
+            deltas=self.deltas,
+            fantasyland_next=self.fantasyland_next,
+            fl_discards=self.fl_discards,
+        )
 
 
 @dataclass(frozen=True)

@@ -10,19 +10,23 @@ Rule decisions beyond rules.md are marked ``Decision:`` in comments.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from games.core.actions import Action, AmountRange, LegalAction
 from games.core.cards import KabuCard, kabu_deck, notation, parse_kabu
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted
+from games.core.results import for_snapshot, upgraded
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
+from games.core.snapshot import encode
 from games.oicho import actions as act
 from games.oicho import events as ev
 from games.oicho.hands import Draw, Hand, bank_cap, classify, compare, second_extra
+from games.oicho.results import Bet, DealerHandResult, HandResult, OichoResult, Outcome, PileResult
 from games.oicho.rules import OichoRules
 from games.oicho.views import (
     DealerDrawView,
@@ -50,8 +54,8 @@ def _hand_view(hand: Hand) -> HandView:
     return HandView(points=hand.points, tier=hand.tier, kind=hand.kind, multiplier=hand.multiplier)
 
 
-def _hand_json(hand: Hand) -> dict[str, Any]:
-    return {"kind": hand.kind, "points": hand.points, "tier": hand.tier, "multiplier": hand.multiplier}
+def _hand_result(hand: Hand) -> HandResult:
+    return HandResult(kind=hand.kind, points=hand.points, tier=hand.tier, multiplier=hand.multiplier)
 
 
 class OichoEngine(Engine[OichoRules]):
@@ -87,9 +91,22 @@ class OichoEngine(Engine[OichoRules]):
         self.decided = [False] * PILES
         self.current_pile: int | None = None
         self.outcomes: list[tuple[str, int]] | None = None
-        self.last_result: DealResult | None = None
+        self.last_result: DealResult[OichoResult] | None = None
         self._draw_first_dealer()
         self._begin_tenure(self.dealer)
+
+    def snapshot(self) -> dict[str, Any]:
+        state = super().snapshot()
+        # The last round's result stays JSON in a snapshot (see games.core.results.for_snapshot).
+        state["last_result"] = encode(for_snapshot(self.last_result))
+        return state
+
+    @classmethod
+    def restore(cls, rules: OichoRules, state: dict[str, Any], shuffler: Shuffler) -> Engine[OichoRules]:
+        engine = super().restore(rules, state, shuffler)
+        assert isinstance(engine, OichoEngine)
+        engine.last_result = upgraded(engine.last_result, OichoResult)
+        return engine
 
     # ================================================================= contract
 
@@ -344,7 +361,7 @@ class OichoEngine(Engine[OichoRules]):
             # §1.4: a round without bets is void; same dealer, not counted towards the tenure.
             # Decision: it still ends a deal (its own shuffle), so it gets an all-zero DealResult.
             self.phase = "round_over"
-            result = DealResult(self._deal, tuple([0] * self.seats), self._summary(void=True))
+            result = DealResult(self._deal, tuple([0] * self.seats), self._summary())
             self._emit(ev.RoundVoid(self._deal))
             self._result(result)
             self._start_round()
@@ -443,13 +460,12 @@ class OichoEngine(Engine[OichoRules]):
             self.stacks[s] += deltas[s]
         self.tenure_net += deltas[self.dealer]
         self.phase = "round_over"
-        summary = self._summary(void=False)
-        summary["owed"] = owed
+        summary = self._summary(owed=owed)
         self._emit(ev.Showdown(tuple(self.dealer_cards), tuple(outcomes)))
         self._result(DealResult(self._deal, tuple(deltas), summary))
         self._after_round()
 
-    def _result(self, result: DealResult) -> None:
+    def _result(self, result: DealResult[OichoResult]) -> None:
         self.last_result = result
         self._deal_ended(result)
 
@@ -567,7 +583,7 @@ class OichoEngine(Engine[OichoRules]):
                 passes=tuple(tuple((seat, card.month) for seat, card in p) for p in self.draw_passes),
                 first_dealer=self.first_dealer,
             ),
-            "last_result": dict(last.summary) if last else None,
+            "last_result": last.summary if last else None,
             "last_deltas": last.deltas if last else None,
             "game_over": self.phase == "game_over",
             "winners": tuple(self.winners),
@@ -588,37 +604,37 @@ class OichoEngine(Engine[OichoRules]):
 
     # ================================================================= results
 
-    def _summary(self, *, void: bool) -> dict[str, Any]:
-        """JSON-ready detail of the round just finished (cards in notation)."""
-        out: dict[str, Any] = {
-            "round": self._deal,
-            "void": void,
-            "dealer": self.dealer,
-            "cap": self.cap,
-            "cap_used": self.cap_used,
-            "maki_fuda": notation(self.maki).split(),
-        }
-        if void:
-            return out
+    def _summary(self, *, owed: list[int] | None = None) -> OichoResult:
+        """The round just finished (cards in notation); a void round (no ``owed``) has no piles."""
+        void = owed is None
+        head = OichoResult(
+            round=self._deal,
+            void=void,
+            dealer=self.dealer,
+            cap=self.cap,
+            cap_used=self.cap_used,
+            maki_fuda=tuple(notation(self.maki).split()),
+        )
+        if owed is None:
+            return head
         piles = []
         for i in range(PILES):
             cards = self.piles[i]
             outcome, mult = self.outcomes[i] if self.outcomes else ("unbet", 0)
             piles.append(
-                {
-                    "number": i + 1,
-                    "cards": [c.notation for c in cards],
-                    "hand": _hand_json(classify(cards, "child", self.rules)),
-                    "bets": [[s, a] for s, a in self.pile_bets(i + 1)],
-                    "decider": self.deciders[i],
-                    "drew": len(cards) == 3,
-                    "outcome": outcome,
-                    "multiplier": mult,
-                }
+                PileResult(
+                    number=i + 1,
+                    cards=tuple(c.notation for c in cards),
+                    hand=_hand_result(classify(cards, "child", self.rules)),
+                    bets=tuple(Bet(s, a) for s, a in self.pile_bets(i + 1)),
+                    decider=self.deciders[i],
+                    drew=len(cards) == 3,
+                    outcome=cast(Outcome, outcome),
+                    multiplier=mult,
+                )
             )
-        out["piles"] = piles
-        out["dealer_hand"] = {
-            "cards": [c.notation for c in self.dealer_cards],
-            "hand": _hand_json(classify(self.dealer_cards, "dealer", self.rules)),
-        }
-        return out
+        dealer_hand = DealerHandResult(
+            cards=tuple(c.notation for c in self.dealer_cards),
+            hand=_hand_result(classify(self.dealer_cards, "dealer", self.rules)),
+        )
+        return dataclasses.replace(head, piles=tuple(piles), dealer_hand=dealer_hand, owed=tuple(owed))

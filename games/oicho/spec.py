@@ -6,6 +6,7 @@ from games.core.cards import KabuCard, kabu_deck
 from games.oicho.actions import CODEC
 from games.oicho.engine import OichoEngine
 from games.oicho.policy import choose
+from games.oicho.results import OichoResult
 from games.oicho.rules import OichoRules
 from games.registry import GameSpec
 
@@ -31,4 +32,5 @@ SPEC = GameSpec(
     policy=choose,
     seat_range=_seat_range,
     deck=_deck,
+    result=OichoResult,
 )

@@ -20,6 +20,7 @@ from games.hachi_hachi import actions as act
 from games.hachi_hachi import events as ev
 from games.hachi_hachi.engine import HachiHachiEngine
 from games.hachi_hachi.policy import choose
+from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
 
 UI = HachiHachiUI()
@@ -224,7 +225,9 @@ def test_a_stopped_table_says_where_the_pot_went() -> None:
     result = DealResult(
         3,
         (2, 3, 0, 0),
-        {"deal": 3, "outcome": "stopped", "refund": True, "pot": 5, "end_refund": [[0, 2], [1, 3]]},
+        HachiResult.from_json(
+            {"deal": 3, "outcome": "stopped", "refund": True, "pot": 5, "end_refund": [[0, 2], [1, 3]]}
+        ),
         pot=-5,
     )
     embed = UI.result_embed(result, ctx(stake=2)).to_dict()

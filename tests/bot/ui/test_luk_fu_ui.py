@@ -20,6 +20,7 @@ from bot.ui.luk_fu import BACK, RESULT_ROOM, LukFuUI, cards_text
 from games.core.cards import parse_lukfu
 from games.core.engine import DealResult
 from games.luk_fu.engine import LukFuEngine
+from games.luk_fu.results import LukFuResult
 
 UI = LukFuUI()
 NAMES = ["alice", "bob", "carol"]
@@ -106,14 +107,14 @@ def test_an_all_pass_hand_has_no_trick_list() -> None:
     assert t("luk_fu_ui.trick_log", "en") not in [f.name for f in embed.fields]
 
 
-def _with_log(result: DealResult, plays: list[list[dict[str, Any]]]) -> DealResult:
+def _with_log(result: DealResult[LukFuResult], plays: list[list[dict[str, Any]]]) -> DealResult[LukFuResult]:
     """The result with another trick log: ``plays`` trick by trick (the first face-up play wins)."""
     log = []
     for n, trick in enumerate(plays, start=1):
         winner = next(p["seat"] for p in trick if "cards" in p)
         count = len(trick[0].get("cards", ())) or trick[0]["face_down"]
         log.append({"trick": n, "leader": trick[0]["seat"], "winner": winner, "count": count, "plays": trick})
-    return DealResult(result.deal, result.deltas, {**result.summary, "trick_log": log})
+    return DealResult(result.deal, result.deltas, LukFuResult.from_json({**result.summary, "trick_log": log}))
 
 
 def _within_discords_limits(embed: discord.Embed) -> None:

@@ -17,6 +17,7 @@ from games.__main__ import main
 from games.core.cards import french_deck, kabu_deck, lukfu_deck, notation
 from games.core.record import TableRecord
 from games.core.rng import commitment, seeded_shuffle
+from games.registry import get_game
 from games.replay import summary
 
 FAIRNESS = Path(__file__).resolve().parents[3] / "docs" / "fairness.md"
@@ -107,11 +108,20 @@ def test_the_replay_outputs_shown_are_what_the_cli_prints(capsys: pytest.Capture
 
 def test_the_deal_summaries_shown_are_what_the_cli_prints() -> None:
     shown = marked_blocks("replay-summary")
-    assert len(shown) == 3
+    assert {argument.split()[0] for argument, _ in shown} == {
+        "docs/examples/oicho.json",
+        "docs/examples/ofc.json",
+        "docs/examples/lukfu.json",
+        "docs/examples/hachi.json",
+    }
     for argument, text in shown:
         path, deal = argument.split()
-        out = summary(TableRecord.loads((ROOT / path).read_text(encoding="utf-8")))
+        record = TableRecord.loads((ROOT / path).read_text(encoding="utf-8"))
+        out = summary(record)
         assert json.loads(text) == out["deals"][int(deal) - 1]["summary"], argument
+        # The summary shown is what the game's result type writes, key for key and in the same order.
+        typed = get_game(record.game).result.from_json(json.loads(text))
+        assert json.dumps(typed.to_json(), ensure_ascii=False) == text.strip(), argument
 
 
 def test_every_example_record_replays() -> None:

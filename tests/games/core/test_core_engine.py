@@ -68,7 +68,7 @@ def test_apply_records_history_and_settles_at_the_end() -> None:
     assert engine.legal_actions(0) == [Call(), Fold()]
     engine.apply(0, Call())
     assert engine.history == [(1, Bet(4)), (0, Call())]
-    assert engine.results == [DealResult(1, (-5, 5), engine.results[0].summary)]
+    assert engine.results == [DealResult(1, (-5, 5), engine.results[0].detail)]
     assert engine.stacks == [5, 15]
     assert engine.is_over
     assert engine.to_act() == frozenset()

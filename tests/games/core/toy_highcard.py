@@ -22,9 +22,19 @@ from games.core.cards import FrenchCard, french_deck, parse_french
 from games.core.engine import DealResult, Engine
 from games.core.errors import IllegalAction
 from games.core.events import DealStarted, Event
+from games.core.results import DealSummary
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
 from games.registry import GameSpec
+
+
+@dataclass(frozen=True)
+class ToyResult(DealSummary):
+    """A deal of high card: who won, the bet, and every card shown (None for a folder's)."""
+
+    winners: tuple[int, ...]
+    bet: int
+    cards: tuple[str | None, ...]
 
 
 class ToyRules(BaseModel):
@@ -176,7 +186,7 @@ class HighCard(Engine[ToyRules]):
             DealResult(
                 self._deal,
                 tuple(deltas),
-                {"winners": winners, "bet": self.bet, "cards": [None if c is None else c.notation for c in shown]},
+                ToyResult(tuple(winners), self.bet, tuple(None if c is None else c.notation for c in shown)),
             )
         )
         self.rest = []
@@ -261,4 +271,5 @@ SPEC = GameSpec(
     policy=random_policy,
     seat_range=lambda rules: (2, rules.seats_max),
     deck=lambda rules: french_deck(),
+    result=ToyResult,
 )
