@@ -139,8 +139,8 @@ class _PaletteDraw(ImageDraw.ImageDraw):
         corners pasted as Pillow drew them once (they are most of its time: a filled panel costs a third of
         Pillow's). Shapes whose corners are not apart (or given other than as four numbers, or some corners
         square) are left to Pillow."""
-        d = 2 * radius
         if corners is None and isinstance(radius, int) and radius > 0 and isinstance(xy, tuple) and len(xy) == 4:
+            d = 2 * radius
             x0, y0, x1, y1 = round(xy[0]), round(xy[1]), round(xy[2]), round(xy[3])
             # apart: Pillow's d (from the unrounded box) is the full 2 × radius, and the corners do not meet
             if xy[2] - xy[0] >= d and xy[3] - xy[1] >= d and x1 - x0 > 2 * d and y1 - y0 > 2 * d:
@@ -226,8 +226,8 @@ def _corners(radius: int, width: int, fill_ink: int | None, ink: int | None) -> 
         size = (box[2] + 4, box[3] + 3)
         mine = Image.new("L", size, _UNPAINTED)
         _straight_parts(ImageDraw.Draw(mine).draw, box, radius, width, fill_ink, ink)
-        for (x, y), (tile, mask) in zip(_corner_places(*box, d), pieces, strict=True):
-            mine.im.paste(tile, (x, y, x + d + 1, y + d + 1), mask)
+        for (x, y), (tile_core, mask_core) in zip(_corner_places(*box, d), pieces, strict=True):
+            mine.im.paste(tile_core, (x, y, x + d + 1, y + d + 1), mask_core)
         if mine.tobytes() != pillow(size, box).tobytes():
             return None
     return tuple(pieces)

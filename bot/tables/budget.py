@@ -6,9 +6,9 @@ token bucket that never lets more through in any one-second window than the rate
 saves up is part of the rate, not added to it. With several processes (shards) the rate and the burst are split
 between them by their share of the shards (:func:`share`), so all of them together stay within it too.
 
-Requests wait in priority order, oldest first within a priority: a table where a member is to act or has just
-acted (:data:`MEMBER`) before a table where only bots move (:data:`BOTS`), before redraws that only make sure a
-message is current after a restart (:data:`LOW`). A waiting request can be promoted (a member moved meanwhile)
+Requests wait in priority order, oldest first within a priority: a table where a member is to act
+(:data:`TO_ACT`), then one where a member has just acted (:data:`MEMBER`), before a table where only bots move
+(:data:`BOTS`), before redraws that only make sure a message is current after a restart (:data:`LOW`). A waiting request can be promoted (a member moved meanwhile)
 without losing its place or its turn. A request takes its token just before it is sent, never before the work that
 makes it (drawing a picture), so the requests themselves go out at the budget's pace.
 """
@@ -20,11 +20,13 @@ import heapq
 import itertools
 from dataclasses import dataclass, field
 
-MEMBER = 0
-"""A table where a member is to act or has just acted; results, mentions, a game's final message."""
-BOTS = 1
+TO_ACT = 0
+"""A table where a member is to act and the picture does not show it yet; results, mentions, a final message."""
+MEMBER = 1
+"""A table where a member has just acted (their own panel already shows it; the others at the table look here)."""
+BOTS = 2
 """A table where only bots (and away players) moved since its last picture; thread upkeep."""
-LOW = 2
+LOW = 3
 """A redraw only to be sure a message is current (after a restart)."""
 
 DISCORD_PER_SECOND = 40.0

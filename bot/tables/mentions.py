@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.tables.budget import MEMBER
+from bot.tables.budget import TO_ACT
 from bot.tables.places import jump_link
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class Mentions:
             everyone=False, roles=False, users=[discord.Object(user) for user in users if user is not None]
         )
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        await self.budget.take(MEMBER)
+        await self.budget.take(TO_ACT)
         try:
             await channel.send(text, allowed_mentions=allowed)
         except discord.HTTPException as exc:

@@ -162,13 +162,17 @@ class Play:
             return  # stopped meanwhile: whoever stopped it has said how it ended
         engine = session.engine
         member_acted = outcome.seat is not None and not outcome.by_policy
-        member_to_act = engine is not None and any(not session.seats[s].autoplayed for s in engine.to_act())
+        # A member's turn that begins with this change (not their own next step: their panel already shows that).
+        member_to_act = engine is not None and any(
+            not session.seats[s].autoplayed and s != outcome.seat for s in outcome.began
+        )
         # After a deal's results, the table goes below them, so it stays at the bottom of the channel.
         self.public.mark(
             session,
             repost=bool(outcome.settled),
             low=restored and not outcome.settled,
-            member=member_acted or member_to_act,
+            member=member_acted,
+            to_act=member_to_act,
         )
         self.panels.follow(session)
         self.autoplay.arm_timer(session)

@@ -21,7 +21,7 @@ import discord
 
 from bot.i18n import t
 from bot.render import render_in_thread
-from bot.tables.budget import BOTS, LOW, MEMBER, EditBudget
+from bot.tables.budget import BOTS, LOW, MEMBER, TO_ACT, EditBudget
 from bot.tables.components import table_view
 from bot.ui import ui_for
 
@@ -37,6 +37,9 @@ log = logging.getLogger(__name__)
 MESSAGE_MAX_AGE = 3600.0
 """Edits to messages older than an hour hit a separate rate limit: repost instead."""
 NARRATION_LINES = 5
+RETRY_FIRST_SECONDS = 2.0
+RETRY_MAX_SECONDS = 60.0
+"""A failed table update is tried again after 2 s, then 4, 8 … at most a minute apart."""
 
 
 class PublicMessages:
@@ -62,24 +65,27 @@ class PublicMessages:
         a table's update."""
         self._results = results
 
-    def mark(self, session: TableSession, *, repost: bool = False, low: bool = False, member: bool = False) -> None:
+    def mark(
+        self,
+        session: TableSession,
+        *,
+        repost: bool = False,
+        low: bool = False,
+        member: bool = False,
+        to_act: bool = False,
+    ) -> None:
         """The table changed: update its message soon (one updater per table; bursts coalesce). ``low``: only to
-        be sure it is current (after a restart), after every live table's update. ``member``: a member moved or is
-        to act, so someone is looking at this table: its picture goes before tables where only bots move."""
+        be sure it is current (after a restart), after every live table's update. ``to_act``: a member is to act
+        now; ``member``: a member moved. Someone is looking at such a table: its picture goes first."""
         picture = session.runtime.picture
-        if not picture.dirty:
-            picture.low = low
-        elif not low:
-            picture.low = False
         picture.dirty = True
         if repost:
             picture.repost = True
-        if member and picture.member_waiting_since is None:
-            picture.member_waiting_since = asyncio.get_running_loop().time()
-        if not low:
-            # A picture already waiting for its turn moves up (it is sent drawn from an older state; this change is
-            # drawn right after it).
-            self.budget.promote(picture.ticket, MEMBER if member else BOTS)
+        priority = TO_ACT if to_act else MEMBER if member else LOW if low else BOTS
+        picture.priority = min(picture.priority, priority)
+        # A picture already waiting for its turn moves up (it is sent drawn from an older state; this change is drawn
+        # right after it).
+        self.budget.promote(picture.ticket, priority)
         if picture.updater is None or picture.updater.done():
             picture.updater = asyncio.create_task(self._updater(session))
 
@@ -91,17 +97,22 @@ class PublicMessages:
             if wait > 0:
                 await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
             picture.dirty = False
-            priority = LOW if picture.low else MEMBER if picture.member_waiting_since is not None else BOTS
-            picture.low = False
-            picture.member_waiting_since = None
+            priority = min(picture.priority, LOW)
+            picture.priority = 99
             try:
                 await self.refresh(session, priority)
-            except discord.HTTPException as exc:
-                log.warning(
-                    "table %s: updating the table message failed (%s); the next change retries", session.id, exc
-                )
-            except Exception:
-                log.exception("table %s: updating the table message failed", session.id)
+                picture.failures = 0
+            except Exception as exc:
+                if isinstance(exc, discord.HTTPException):
+                    log.warning("table %s: updating the table message failed (%s); trying again", session.id, exc)
+                else:
+                    log.exception("table %s: updating the table message failed", session.id)
+                # Tried again by itself, later each time: a table whose message could not be (re)posted must not
+                # wait for a change nobody can make without its buttons.
+                picture.failures += 1
+                picture.dirty = True
+                picture.priority = min(picture.priority, priority)
+                await asyncio.sleep(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (picture.failures - 1)))
             picture.last_edit = loop.time()
         if session.status == "playing" and self._results is not None:
             await self._results.retry(session)
@@ -214,7 +225,7 @@ class PublicMessages:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await updater
         channel = self.client.get_partial_messageable(session.channel_id, guild_id=session.guild_id)
-        await self.budget.take(MEMBER)
+        await self.budget.take(TO_ACT)
         # A table message that already became a deal's results keeps them: the final message is posted below.
         if session.message_id is not None and session.message_id not in session.runtime.kept_messages:
             try:

@@ -16,7 +16,7 @@ import discord
 
 from bot.i18n import t
 from bot.storage import HandRecord
-from bot.tables.budget import MEMBER
+from bot.tables.budget import TO_ACT
 from bot.tables.public import MESSAGE_MAX_AGE
 from bot.ui import ui_for
 from bot.ui.base import TableContext
@@ -151,7 +151,7 @@ class Results:
                 name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024], inline=False
             )
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
-        await self.budget.take(MEMBER)
+        await self.budget.take(TO_ACT)
         try:
             if into is not None:
                 try:
@@ -162,7 +162,7 @@ class Results:
                     log.info(
                         "table %s: the table message could not become the results (%s); posting them", table_id, exc
                     )
-                    await self.budget.take(MEMBER)
+                    await self.budget.take(TO_ACT)
                     await channel.send(embed=embed)
             else:
                 await channel.send(embed=embed)

@@ -93,6 +93,8 @@ class Outcome:
     closure: Closure | None = None
     away: dict[int, bool] = field(default_factory=dict)
     by_policy: bool = False
+    began: frozenset[int] = frozenset()
+    """Seats whose decision began with this change (they were not to act before it, or had acted meanwhile)."""
 
     @property
     def finished(self) -> bool:
@@ -352,11 +354,13 @@ class TableSession:
             problem = engine.refusal(seat, action)
             if problem is not None:
                 raise problem
+            before = {s: engine.decision_id(s) for s in engine.to_act()}
             events = engine.apply(seat, action)
             away: dict[int, bool] = {}
             if not by_policy and self.seats[seat].away:
                 away[seat] = False
-            outcome = Outcome(seat, action, events, away=away, by_policy=by_policy)
+            began = frozenset(s for s in engine.to_act() if before.get(s) != engine.decision_id(s))
+            outcome = Outcome(seat, action, events, away=away, by_policy=by_policy, began=began)
             await self._write(db, outcome)
             return outcome
 

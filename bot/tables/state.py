@@ -24,16 +24,16 @@ class PictureState:
 
     dirty: bool = False
     """A change has not been drawn yet."""
-    low: bool = False
-    """The pending update is only to be sure the message is current (after a restart): it waits behind live ones."""
     repost: bool = False
     """The next update posts a new message at the bottom of the channel (and deletes the old one)."""
     last_edit: float = -1e9
     """When (loop time) the message was last updated: the edit window counts from there."""
-    member_waiting_since: float | None = None
-    """When (loop time) a member's move or turn made the picture stale; None if only bots moved since the last edit.
-    Such a table is drawn before tables where only bots move."""
+    priority: int = 99
+    """The most urgent reason the picture is stale (:mod:`bot.tables.budget`: a member to act, a member's move,
+    bots' moves); 99 when nothing is pending."""
     updater: asyncio.Task[None] | None = None
+    failures: int = 0
+    """Updates that failed in a row (each is tried again, later each time)."""
     ticket: Ticket | None = None
     """The picture's place in the budget while it waits for its turn (promoted when a member moves meanwhile)."""
     shown_serial: int = -1

@@ -153,7 +153,7 @@ async def test_the_table_narrates_the_moves(world: Any) -> None:
     del table
 
 
-@pytest.mark.simcord(settle_timeout=0.2)
+@pytest.mark.simcord(settle_timeout=0.4)  # under the bot pace (0.5 s): SimCord runs timers due within it
 async def test_every_bot_move_is_shown_before_the_next_and_a_settled_deal_is_given_time(
     world: Any, database: Any, clock: Any, monkeypatch: Any
 ) -> None:

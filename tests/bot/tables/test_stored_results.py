@@ -24,6 +24,8 @@ async def test_an_unreadable_stored_summary_stays_owed_and_the_next_deals_result
     db = world.env.bot.db
     table = await open_oicho(world, world.bob)
     members = {world.alice.id: world.alice, world.bob.id: world.bob}
+    # Results become the table message (an edit) or a new message: both fail, so every deal's results stay owed.
+    world.env.inject_error("PATCH", "/channels/*/messages/*", status=503, times=1000)
     world.env.inject_error("POST", "/channels/*/messages", status=503, times=1000)
     await play_until(world, members, lambda t: t.engine is not None and t.engine.deal_no >= 3)
     assert [h.deal_no for h in await db.unposted_results()][:2] == [1, 2]
