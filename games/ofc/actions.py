@@ -51,6 +51,13 @@ class Place(Action):
         object.__setattr__(self, "items", ordered)
 
     @classmethod
+    def _canonical(cls, items: tuple[tuple[FrenchCard, Target], ...]) -> Place:
+        """A placement from items already in canonical order (rows in order, cards high to low), unsorted."""
+        place = object.__new__(cls)
+        object.__setattr__(place, "items", items)
+        return place
+
+    @classmethod
     def of(cls, placements: Mapping[Row, Sequence[FrenchCard]], discards: Sequence[FrenchCard] = ()) -> Place:
         items: list[tuple[FrenchCard, Target]] = [(c, row) for row in ROWS for c in placements.get(row, ())]
         items += [(c, "discard") for c in discards]
@@ -92,15 +99,36 @@ _BY_NOTATION: dict[str, FrenchCard] = {c.notation: c for c in french_deck()}
 @lru_cache(maxsize=512)
 def street_placements(cards: tuple[FrenchCard, ...], free: tuple[int, int, int], discard: int) -> tuple[Place, ...]:
     """Every way to place ``cards`` (discarding ``discard`` of them) into rows with ``free`` room (f, m, b)."""
+    # Cards high to low once: then each placement's items, grouped by row in order, are already canonical, and
+    # every Place is made without sorting its items again (hundreds per street, thousands of streets a minute).
+    ordered = sorted(cards, key=lambda c: (-c.rank, c.suit))
     out: list[Place] = []
-    for discards in combinations(cards, discard):
-        keep = [c for c in cards if c not in discards]
+    for discards in combinations(ordered, discard):
+        keep = [c for c in ordered if c not in discards]
+        tail: tuple[tuple[FrenchCard, Target], ...] = tuple((c, "discard") for c in discards)
         for rows in product(range(3), repeat=len(keep)):
-            if all(rows.count(r) <= free[r] for r in range(3)):
-                items: list[tuple[FrenchCard, Target]] = [(c, ROWS[r]) for c, r in zip(keep, rows, strict=True)]
-                items += [(c, "discard") for c in discards]
-                out.append(Place(tuple(items)))
+            if rows.count(0) <= free[0] and rows.count(1) <= free[1] and rows.count(2) <= free[2]:
+                items = tuple((c, ROWS[r]) for r in range(3) for c, row in zip(keep, rows, strict=True) if row == r)
+                out.append(Place._canonical(items + tail))
     return tuple(out)
+
+
+def street_completable(
+    cards: Sequence[FrenchCard], free: tuple[int, int, int], discard: int, partial: Mapping[FrenchCard, Target]
+) -> bool:
+    """Whether some placement of :func:`street_placements` agrees with ``partial`` (some of ``cards`` given a row
+    or the discard): exactly when no row (nor the discard) is given more cards than it takes and the cards left
+    can fill the discards still due and fit in the rows' room, since every such assignment is one of them. In
+    O(cards), where scanning the placements is hundreds."""
+    if any(card not in cards for card in partial):
+        return False
+    room = {"front": free[0], "middle": free[1], "back": free[2], "discard": discard}
+    for target in partial.values():
+        room[target] -= 1
+        if room[target] < 0:
+            return False
+    left = len(cards) - len(partial)
+    return room["discard"] <= left <= room["discard"] + room["front"] + room["middle"] + room["back"]
 
 
 @dataclass(frozen=True)
