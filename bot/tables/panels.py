@@ -21,7 +21,7 @@ import discord
 
 from bot.i18n import lang_of, t
 from bot.storage import PanelRow
-from bot.tables.components import panel_view
+from bot.tables.components import panel_view, release
 from bot.ui import panel as generic
 from bot.ui import ui_for
 from bot.ui.base import TableContext
@@ -170,7 +170,11 @@ class Panels:
         self._pressed(session, seat, interaction)
         lang = lang_of(interaction.locale)
         rendered = await self.build(session, seat, lang)
-        await interaction.response.send_message(**self.message(rendered), ephemeral=True)
+        message = self.message(rendered)
+        try:
+            await interaction.response.send_message(**message, ephemeral=True)
+        finally:
+            release(message["view"])
         self.remember(session, seat, interaction, rendered, new_message=True)
 
     async def answer(
@@ -209,6 +213,7 @@ class Panels:
                 await interaction.edit_original_response(**message)
             else:
                 await interaction.response.edit_message(**message)
+            release(message["view"])
         except Exception as error:
             if outcome is None:
                 raise
@@ -303,7 +308,11 @@ class Panels:
                     continue
                 panel.signature = signature
                 try:
-                    await panel.edit(self.client, **self.message(rendered))
+                    message = self.message(rendered)
+                    try:
+                        await panel.edit(self.client, **message)
+                    finally:
+                        release(message["view"])
                 except discord.HTTPException as exc:
                     log.info("table %s: seat %s's panel can no longer be edited (%s)", session.id, seat, exc)
                     if self.panels(session).get(seat) is panel:

@@ -22,7 +22,7 @@ import discord
 from bot.i18n import t
 from bot.render import render_in_thread
 from bot.tables.budget import BOTS, LOW, MEMBER, TO_ACT, EditBudget
-from bot.tables.components import table_view
+from bot.tables.components import release, table_view
 from bot.ui import ui_for
 
 if TYPE_CHECKING:
@@ -161,7 +161,11 @@ class PublicMessages:
                 if not picture.ticket.done:
                     picture.ticket.granted.cancel()
                 picture.ticket = None
-            await self._show(session, embed=embed, file=file, view=table_view(session), priority=priority)
+            view = table_view(session)
+            try:
+                await self._show(session, embed=embed, file=file, view=view, priority=priority)
+            finally:
+                release(view)
         finally:
             picture.showed(serial)
 

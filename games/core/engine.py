@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic
 
@@ -145,15 +145,6 @@ class Engine(ABC, Generic[R]):
             "core.not_allowed", f"{action.text!r} is not allowed now", action=action.text
         )
 
-    def _remembered_legal(self, seat: int, compute: Callable[[], Sequence[LegalAction]]) -> list[LegalAction]:
-        """``compute()``, worked out once per seat between two moves: for a game whose legal actions are costly to
-        list (an OFC street has hundreds), asked again for every panel drawn of the same state."""
-        memo: dict[int, tuple[LegalAction, ...]] = self.__dict__.setdefault("_legal_memo", {})
-        found = memo.get(seat)
-        if found is None:
-            found = memo[seat] = tuple(compute())
-        return list(found)
-
     def explain(self, seat: int, action: Action) -> IllegalAction | None:
         """A precise reason an unlisted action is refused (override per game)."""
         return None
@@ -167,11 +158,9 @@ class Engine(ABC, Generic[R]):
         acting_before = self.to_act()
         pending = self._events
         self._events = []
-        self.__dict__.pop("_legal_memo", None)  # the state changes: remembered legal actions no longer hold
         self._perform(seat, action)
         self.history.append((seat, action))
         self.serial += 1
-        self.__dict__.pop("_legal_memo", None)
         acting = self.to_act()
         # A decision begins when a seat comes to act, and whenever it acts (what it faces next, if anything,
         # is another decision): either way its earlier buttons no longer fit.
@@ -214,9 +203,7 @@ class Engine(ABC, Generic[R]):
 
     # ----------------------------------------------------------------- snapshots
 
-    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset(
-        {"rules", "shuffler", "results", "history", "_events", "_legal_memo"}
-    )
+    SNAPSHOT_SKIP: ClassVar[frozenset[str]] = frozenset({"rules", "shuffler", "results", "history", "_events"})
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (not the rules, the shuffler or the logs)."""

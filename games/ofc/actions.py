@@ -96,21 +96,33 @@ CODEC = ActionCodec([Place])
 _BY_NOTATION: dict[str, FrenchCard] = {c.notation: c for c in french_deck()}
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=64)
 def street_placements(cards: tuple[FrenchCard, ...], free: tuple[int, int, int], discard: int) -> tuple[Place, ...]:
     """Every way to place ``cards`` (discarding ``discard`` of them) into rows with ``free`` room (f, m, b)."""
     # Cards high to low once: then each placement's items, grouped by row in order, are already canonical, and
     # every Place is made without sorting its items again (hundreds per street, thousands of streets a minute).
+    # Only the last few streets are remembered: a busy bot's thousand open streets kept as hundreds of thousands of
+    # objects would make every full collection of the cycle collector stop the process for half a second.
     ordered = sorted(cards, key=lambda c: (-c.rank, c.suit))
     out: list[Place] = []
     for discards in combinations(ordered, discard):
         keep = [c for c in ordered if c not in discards]
         tail: tuple[tuple[FrenchCard, Target], ...] = tuple((c, "discard") for c in discards)
-        for rows in product(range(3), repeat=len(keep)):
-            if rows.count(0) <= free[0] and rows.count(1) <= free[1] and rows.count(2) <= free[2]:
-                items = tuple((c, ROWS[r]) for r in range(3) for c, row in zip(keep, rows, strict=True) if row == r)
-                out.append(Place._canonical(items + tail))
+        for order, targets in _row_patterns(len(keep), free):
+            out.append(Place._canonical(tuple(zip([keep[i] for i in order], targets, strict=True)) + tail))
     return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _row_patterns(n: int, free: tuple[int, int, int]) -> tuple[tuple[tuple[int, ...], tuple[Target, ...]], ...]:
+    """For ``n`` cards (high to low) and rows with ``free`` room: every assignment within the room, as the order in
+    which the cards appear in the canonical placement (by row, then high to low) and the row of each."""
+    patterns = []
+    for rows in product(range(3), repeat=n):
+        if rows.count(0) <= free[0] and rows.count(1) <= free[1] and rows.count(2) <= free[2]:
+            order = tuple(sorted(range(n), key=lambda i: (rows[i], i)))
+            patterns.append((order, tuple(ROWS[rows[i]] for i in order)))
+    return tuple(patterns)
 
 
 def street_completable(

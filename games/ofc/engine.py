@@ -157,7 +157,7 @@ class OFCEngine(Engine[OFCRules]):
             free = (hand.free("front"), hand.free("middle"), hand.free("back"))
             return [Arrangements(tuple(hand.pending), free, hand.discard_due, example)]
         free = (hand.free("front"), hand.free("middle"), hand.free("back"))
-        return self._remembered_legal(seat, lambda: street_placements(tuple(hand.pending), free, hand.discard_due))
+        return list(street_placements(tuple(hand.pending), free, hand.discard_due))
 
     def refusal(self, seat: int, action: Action) -> IllegalAction | None:
         """Checked directly (a precise reason for each refusal); accepts exactly what ``legal_actions`` lists."""

@@ -54,33 +54,3 @@ def test_a_partial_placement_is_completable_exactly_when_some_placement_agrees(
 def test_a_card_not_of_the_street_is_never_completable() -> None:
     cards = tuple(DECK[:3])
     assert not street_completable(cards, (3, 5, 5), 0, {DECK[10]: "front"})
-
-
-def test_a_seats_placements_are_worked_out_once_per_state(monkeypatch: object) -> None:
-    """Every panel of the same state asks again; the list is made once between two moves, and afresh after one."""
-    import random
-
-    import games.ofc.engine as engine_module
-    from games.core.rng import Shuffler
-    from games.ofc.engine import OFCEngine
-    from games.ofc.rules import OFCRules
-
-    made: list[int] = []
-    plain = engine_module.street_placements
-
-    def counted(*args: object) -> object:
-        made.append(1)
-        return plain.__wrapped__(*args)  # type: ignore[attr-defined]
-
-    monkeypatch.setattr(engine_module, "street_placements", counted)  # type: ignore[attr-defined]
-    engine = OFCEngine(OFCRules(variant="a"), [100, 100], Shuffler(seed_source=lambda: "ab" * 32))
-    (seat,) = engine.to_act()
-    first = engine.legal_actions(seat)
-    assert engine.legal_actions(seat) == first and len(made) == 1
-    engine.legal_actions(seat).clear()  # a caller's copy: the remembered list is not theirs to change
-    assert engine.legal_actions(seat) == first and len(made) == 1
-    engine.apply(seat, random.Random(1).choice(first))
-    (seat,) = engine.to_act()
-    again = engine.legal_actions(seat)
-    assert len(made) == 2 and again != first
-    assert "_legal_memo" not in engine.snapshot()
