@@ -90,6 +90,8 @@ class Watch:
     by_message: dict[int, int] = field(default_factory=dict)
     """Message id → table."""
     measuring: bool = False
+    kinds: dict[str, int] = field(default_factory=lambda: {"awaiting": 0, "acted": 0, "bots": 0})
+    """Changes made while measuring, by kind."""
 
     def picture_sent(self, table: int) -> None:
         self.requests.append(time.perf_counter())
@@ -282,6 +284,8 @@ def instrument(manager: TableManager, watch: Watch) -> None:
                 kind = "bots"
             if outcome.action is not None:
                 watch.changed.setdefault(session.id, []).append((engine.serial, now, kind))
+                if watch.measuring:
+                    watch.kinds[kind] += 1
             if outcome.action is not None:  # a move (an away mark changes no panel)
                 for seat in session.runtime.panels.open:
                     if seat != outcome.seat:
@@ -299,9 +303,9 @@ def instrument(manager: TableManager, watch: Watch) -> None:
 
     refresh = PublicMessages.refresh
 
-    async def refreshed(self: PublicMessages, session: TableSession, priority: int = 0) -> None:
+    async def refreshed(self: PublicMessages, session: TableSession, priority: int = 0) -> bool:
         try:
-            await refresh(self, session, priority)
+            return await refresh(self, session, priority)
         finally:
             watch.shown(session.id, session.runtime.picture.shown_serial)
 
@@ -332,10 +336,12 @@ async def run(
             if not info.bot and info.user_id is not None:
                 hand = FakeInteraction(info.user_id, f"fdb:{session.id}:t:hand")
                 await manager.on_component(hand, hand.data["custom_id"], [])  # type: ignore[arg-type]
-        manager.play.public.mark(session)
+        manager.play.public.mark(session, low=True)  # as after a restart: after every live change
         manager.autoplay.wake(session)
     tune_gc()  # as the bot does once its tables are restored
-    await asyncio.sleep(min(10.0, seconds / 4))  # the first pictures and bot moves settle before measuring
+    # Every table's first picture (a thousand at 40 a second) and the first bot moves go out before measuring:
+    # what is measured is the steady state of busy tables, not the start.
+    await asyncio.sleep(max(5.0, 1.5 * tables / EDITS_PER_SECOND) if gap >= 1 else 2.0)
     rng = random.Random(tables)
     loop = asyncio.get_running_loop()
     clicks: set[asyncio.Task[None]] = set()
@@ -382,6 +388,7 @@ async def run(
         "panels": watch.panel_lag,
         "pictures": watch.picture_lag,
         "requests_per_second": len(requests) / elapsed,
+        "changes_per_second": {kind: count / elapsed for kind, count in watch.kinds.items()},
         "requests_most_in_a_second": max(per_window, default=0),
         "loop_busy": busy,
     }
@@ -396,6 +403,8 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"a member just acted {p(pictures['acted'], 0.5):.2f}/{p(pictures['acted'], 0.99):.2f} s, "
         f"bots only {p(pictures['bots'], 0.5):.2f}/{p(pictures['bots'], 0.99):.2f} s; "
         f"channel requests {f['requests_per_second']:.1f}/s (most in a second: {f['requests_most_in_a_second']}); "
+        f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
+        f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
         f"event loop busy {f['loop_busy']:.0%}"
     )
 

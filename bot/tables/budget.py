@@ -34,6 +34,10 @@ DISCORD_PER_SECOND = 40.0
 BURST = 2.0
 
 
+class Withdrawn(Exception):
+    """The request was taken back before its turn (what it would have sent is out of date): it gave up its place."""
+
+
 def share(per_second: float, shard_ids: int, shard_count: int) -> float:
     """This process's share of a token's budget: its shards over all shards (the whole when unsharded)."""
     if shard_count <= 0 or shard_ids <= 0:
@@ -80,7 +84,7 @@ class EditBudget:
 
     def request(self, priority: int = BOTS) -> Ticket:
         """A place in the queue; ``await`` it for the token (granted at once when nothing waits and a token is
-        there). Cancelling the awaiting task gives the place up."""
+        there). Cancelling the awaiting task gives the place up, as :meth:`withdraw` does."""
         loop = asyncio.get_running_loop()
         ticket = Ticket(priority, next(self._order), loop.create_future())
         if self.per_second <= 0:
@@ -114,6 +118,14 @@ class EditBudget:
             return
         ticket.priority = priority
         heapq.heappush(self._heap, (priority, ticket.order, ticket))
+
+    def withdraw(self, ticket: Ticket | None) -> bool:
+        """Take back a request still waiting (its awaiter gets :class:`Withdrawn`); False if it was already granted
+        (then it goes out as it is)."""
+        if ticket is None or ticket.done:
+            return False
+        ticket.granted.set_exception(Withdrawn())
+        return True
 
     def _left(self, future: asyncio.Future[None]) -> None:
         self._waiting -= 1

@@ -21,7 +21,7 @@ import discord
 
 from bot.i18n import t
 from bot.render import render_in_thread
-from bot.tables.budget import BOTS, LOW, MEMBER, TO_ACT, EditBudget
+from bot.tables.budget import BOTS, LOW, MEMBER, TO_ACT, EditBudget, Withdrawn
 from bot.tables.components import release, table_view
 from bot.ui import ui_for
 
@@ -83,9 +83,14 @@ class PublicMessages:
             picture.repost = True
         priority = TO_ACT if to_act else MEMBER if member else LOW if low else BOTS
         picture.priority = min(picture.priority, priority)
-        # A picture already waiting for its turn moves up (it is sent drawn from an older state; this change is drawn
-        # right after it).
-        self.budget.promote(picture.ticket, priority)
+        ticket = picture.ticket
+        if ticket is not None and priority < ticket.priority:
+            if priority == TO_ACT:
+                # A member's turn began: the picture waiting was drawn before it. Rather than send that first, it is
+                # drawn again now and waits in the members' lane.
+                self.budget.withdraw(ticket)
+            else:
+                self.budget.promote(ticket, priority)  # sent as drawn; this change is drawn right after
         if picture.updater is None or picture.updater.done():
             picture.updater = asyncio.create_task(self._updater(session))
 
@@ -100,7 +105,8 @@ class PublicMessages:
             priority = min(picture.priority, LOW)
             picture.priority = 99
             try:
-                await self.refresh(session, priority)
+                if not await self.refresh(session, priority):
+                    continue  # taken back for a fresher picture: drawn again now, its edit window not yet spent
                 picture.failures = 0
             except Exception as exc:
                 if isinstance(exc, discord.HTTPException):
@@ -117,13 +123,14 @@ class PublicMessages:
         if session.status == "playing" and self._results is not None:
             await self._results.retry(session)
 
-    async def refresh(self, session: TableSession, priority: int = MEMBER) -> None:
-        """Draw the table as it is now, wait for the budget's turn (``priority``), and edit (or post) its message."""
+    async def refresh(self, session: TableSession, priority: int = MEMBER) -> bool:
+        """Draw the table as it is now, wait for the budget's turn (``priority``), and edit (or post) its message.
+        Returns whether it did (False: nothing to draw, or its turn was taken back for a fresher picture)."""
         ui = ui_for(session.game)
         async with session.lock:  # a consistent picture: never a change that is still being written
             engine = session.engine
             if engine is None or session.status != "playing":
-                return
+                return False
             view = engine.public_view()
             serial = engine.serial
             ctx = session.ctx()
@@ -151,23 +158,24 @@ class PublicMessages:
             # A deal's results go first: the table is posted below them, at the bottom of the channel.
             with contextlib.suppress(Exception):
                 await asyncio.shield(results)
+        # The token is taken now, just before the request: drawing never holds the budget, and the requests go out at
+        # its pace even when pictures finish drawing in a bunch. A change while it was drawn may make it more urgent.
+        ticket = picture.ticket = self.budget.request(min(priority, picture.priority))
         try:
-            # The token is taken now, just before the request: drawing never holds the budget, and the requests go
-            # out at its pace even when pictures finish drawing in a bunch.
-            picture.ticket = self.budget.request(priority)
-            try:
-                await picture.ticket
-            finally:
-                if not picture.ticket.done:
-                    picture.ticket.granted.cancel()
-                picture.ticket = None
-            view = table_view(session)
-            try:
-                await self._show(session, embed=embed, file=file, view=view, priority=priority)
-            finally:
-                release(view)
+            await ticket
+        except Withdrawn:
+            return False  # a member's turn began meanwhile: the updater draws the table again at once
         finally:
-            picture.showed(serial)
+            if not ticket.done:
+                ticket.granted.cancel()
+            picture.ticket = None
+        view = table_view(session)
+        try:
+            await self._show(session, embed=embed, file=file, view=view, priority=priority)
+        finally:
+            release(view)
+            picture.showed(serial)  # (or tried to: a failing channel must not hold the bots up)
+        return True
 
     async def shown(self, session: TableSession, serial: int, *, at_most: float) -> None:
         """Wait until the table's message shows the state of ``serial`` (or later), at most ``at_most`` seconds: a

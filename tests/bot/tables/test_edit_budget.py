@@ -97,3 +97,23 @@ async def test_two_processes_sharing_a_token_never_exceed_its_budget_together() 
     stamps: list[float] = []
     await asyncio.gather(_hammer(first, stamps, 1.6), _hammer(second, stamps, 1.6))
     assert most_in_a_second(stamps) <= total
+
+
+async def test_a_withdrawn_request_gives_up_its_place_and_its_awaiter_is_told() -> None:
+    from bot.tables.budget import Withdrawn
+
+    budget = EditBudget(per_second=100.0, burst=1.0)
+    await budget.take()
+    stale = budget.request(BOTS)
+    behind = budget.request(BOTS)
+    assert budget.withdraw(stale) and not budget.withdraw(stale)
+    try:
+        await stale
+    except Withdrawn:
+        pass
+    else:
+        raise AssertionError("the awaiter of a withdrawn request must be told")
+    await behind  # served in the place the withdrawn one left
+    granted = budget.request(MEMBER)
+    await granted
+    assert not budget.withdraw(granted), "a granted request cannot be taken back"
