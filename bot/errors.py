@@ -34,6 +34,14 @@ class UserError(Exception):
         self.key = key
         self.params = params
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Raised in a worker process (a game's panel step) and read back here: keep the parameters.
+        return (_user_error, (self.key, self.params))
+
+
+def _user_error(key: str, params: dict[str, Any]) -> UserError:
+    return UserError(key, **params)
+
 
 def message_for(error: BaseException, locale: object) -> str | None:
     """The translated text for an expected error, or ``None`` for an unexpected one."""

@@ -154,7 +154,8 @@ class Panels:
         stamp = self.stamp(session, seat)
         snap = await self.snapshot(session, seat, lang)
         # Drawn on the loop: a panel is text and a few components (well under a millisecond), and a thread would
-        # only compete with the loop for the interpreter lock. Slow game steps (a hint) run on the worker pool.
+        # only compete with the loop for the interpreter lock. A game's own slow step (a hint) runs on the worker pool
+        # (see :mod:`bot.tables.presses`).
         rendered = self.draw(session, seat, snap, session.runtime.panels.notes.get(seat))
         rendered.stamp = stamp
         return rendered

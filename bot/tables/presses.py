@@ -9,7 +9,6 @@ now (and keeps saying so until the member's next press).
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import lang_of, t
+from bot.render.runner import off_loop
 from bot.storage import LeaseLost
 from bot.tables import ids
 from bot.tables.access import IsModerator, require_host
@@ -24,8 +24,9 @@ from bot.tables.amounts import parse_amount
 from bot.tables.components import AmountModal
 from bot.tables.play import Stale
 from bot.tables.session import Outcome, judge_decision
-from bot.ui import adapters, ui_for
+from bot.ui import adapters
 from bot.ui import panel as generic
+from bot.ui.base import run_ui_step
 from bot.ui.panel import Ids, OpenModal
 from games.core.actions import Action
 from games.core.errors import NotationError
@@ -197,12 +198,15 @@ class Presses:
         if not await self._current(interaction, session, seat, snap.decision, decision):
             return
         state = snap.state  # a copy: a refused step leaves the seat's choices as they were
-        spec = await asyncio.to_thread(self.panels.spec, session, seat, snap)
+        # On the loop: a panel's decisions are a few objects (under a millisecond); a thread would only compete with
+        # the loop for the interpreter lock. A game's own step (a hint's search) runs on the worker pool instead.
+        spec = self.panels.spec(session, seat, snap)
         result: Action | OpenModal | None
         if verb == "x":
             game_verb, _, game_arg = arg.partition("/")
-            ui = ui_for(session.game)
-            result = await asyncio.to_thread(ui.ui_step, snap.view, seat, snap.legal, game_verb, game_arg, state)
+            result, state = await off_loop(
+                run_ui_step, session.game, snap.view, seat, list(snap.legal), game_verb, game_arg, state
+            )
         elif verb == "noop":
             result = None
         else:

@@ -77,3 +77,14 @@ class GameUI(ABC):
         """A click on one of the game's own :class:`~bot.ui.decisions.Extra` buttons: update ``state`` and return a
         move to submit, or None. Raise :class:`UserError` to refuse (the state is then kept as it was)."""
         raise UserError("table.stale_button")
+
+
+def run_ui_step(
+    game_id: str, view: Any, seat: int, legal: Sequence[LegalAction], verb: str, arg: str, state: dict[str, str]
+) -> tuple[Action | None, dict[str, str]]:
+    """A game's own panel step, as the worker pool runs it (a hint can search for tens of milliseconds): the move it
+    makes, if any, and the seat's panel state after it (the caller's copy is not changed across processes)."""
+    from bot.ui import ui_for
+
+    changed = dict(state)
+    return ui_for(game_id).ui_step(view, seat, legal, verb, arg, changed), changed

@@ -237,3 +237,13 @@ def test_every_parameter_an_engine_passes_is_a_card_a_number_or_a_word_in_both_l
 def test_suits_rows_phases_and_piles_read_as_words_in_both_languages(error: IllegalAction, en: str, ja: str) -> None:
     assert message_for(error, "en") == en
     assert message_for(error, "ja") == ja
+
+
+def test_a_refusal_raised_in_a_worker_process_keeps_its_words() -> None:
+    """A game's panel step runs on the worker pool (a process in production): its refusal comes back pickled."""
+    import pickle
+
+    from bot.errors import UserError
+
+    error = pickle.loads(pickle.dumps(UserError("panel.group_full", group="Front")))
+    assert isinstance(error, UserError) and (error.key, error.params) == ("panel.group_full", {"group": "Front"})

@@ -121,13 +121,31 @@ async def test_a_worker_process_draws_the_same_picture() -> None:
     from bot.render.oicho import render_oicho_table
     from bot.render.samples import BUSY_NAMES, busy_oicho_view
 
+    from bot.errors import UserError
+    from bot.ui.base import run_ui_step
+    from games.core.rng import Shuffler
+    from games.ofc.engine import OFCEngine
+    from games.ofc.rules import OFCRules
+
     here = render_oicho_table(busy_oicho_view(), BUSY_NAMES, "ja")
+    # An OFC hint, as a panel step runs it on the worker pool: it comes back as the seat's filled-in choices.
+    engine = OFCEngine(OFCRules(variant="a"), [100, 100], Shuffler(seed_source=lambda: "ab" * 32))
+    (seat,) = engine.to_act()
+    view, legal = engine.view(seat), engine.legal_actions(seat)
     runner.use_processes(1)
     try:
         assert runner.rendering_in_processes()
         there = await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja")
         pid = await asyncio.get_running_loop().run_in_executor(runner._executor, os.getpid)
+        move, hinted = await runner.off_loop(run_ui_step, "ofc", view, seat, legal, "hint", "", {})
+        refused = None
+        try:
+            await runner.off_loop(run_ui_step, "ofc", view, seat, legal, "explode", "", {})
+        except UserError as error:
+            refused = error
     finally:
         runner.use_processes(0)
     assert there == here and pid != os.getpid()
     assert not runner.rendering_in_processes()
+    assert move is None and hinted.get("place.plan", "").count(":") == len(view.to_place)
+    assert refused is not None and refused.key == "table.stale_button"
