@@ -118,10 +118,9 @@ async def test_a_worker_process_draws_the_same_picture() -> None:
     """Rendering can leave the bot's process (so drawing never holds the event loop's interpreter)."""
     import os
 
+    from bot.errors import UserError
     from bot.render.oicho import render_oicho_table
     from bot.render.samples import BUSY_NAMES, busy_oicho_view
-
-    from bot.errors import UserError
     from bot.ui.base import run_ui_step
     from games.core.rng import Shuffler
     from games.ofc.engine import OFCEngine
