@@ -490,3 +490,31 @@ async def test_a_double_click_still_says_one_press_did_nothing_after_everything_
     # Their next press is answered in full: the note has been read.
     fresh = await open_panel(world, mover)
     assert "earlier decision" not in fresh.response.content
+
+
+async def test_a_double_click_of_ofc_confirm_still_says_one_press_did_nothing(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="ofc")
+    await world.bob.click(world.channel.last_message, label="Join")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    engine = table.engine
+    seat = table.seat_of(world.alice.id)
+
+    def cid(panel: Any, part: str) -> str:
+        return next(b["custom_id"] for b in buttons(panel.response) if part in b.get("custom_id", ""))
+
+    panel = await open_panel(world, world.alice)
+    panel = await world.alice.click(panel.response, custom_id=cid(panel, ":u:x:hint"))
+    ok = cid(panel, ":u:ok:place")
+    await simultaneous(world, (world.alice, panel.response, ok), (world.alice, panel.response, ok))
+    await world.env.settle()
+    assert seat not in engine.to_act(), "her street was placed, once"
+    assert "earlier decision, so nothing was done" in _seen_by(world, world.alice, panel.response.id)
+    # Bob places his street: the street is revealed, Alice's open panel is redrawn, and still says so.
+    bob_panel = await open_panel(world, world.bob)
+    bob_panel = await world.bob.click(bob_panel.response, custom_id=cid(bob_panel, ":u:x:hint"))
+    await world.bob.click(bob_panel.response, custom_id=cid(bob_panel, ":u:ok:place"))
+    await world.env.settle()
+    redrawn = _seen_by(world, world.alice, panel.response.id)
+    assert seat in engine.to_act() and "street 2/3" in redrawn
+    assert "earlier decision, so nothing was done" in redrawn
