@@ -379,6 +379,8 @@ async def run(
         await asyncio.gather(*clicks, return_exceptions=True)
     for session in sessions:  # nothing may still be writing when the database closes
         session.runtime.stop_all()
+        if session.runtime.results is not None:
+            session.runtime.results.cancel()
     requests = [r for r in watch.requests if started <= r <= started + elapsed]
     per_window = [sum(1 for r in requests if w <= r < w + 1.0) for w in requests]
     await manager.shutdown()
