@@ -139,22 +139,33 @@ class Play:
                 raise Stale(error.key) from None
             self.restorer.revive(session)  # a write that found the database away left the table to rebuild
             raise
+        # Before anything awaits: a stop waiting for the table's lock must find this deal's results owed (it posts
+        # the final message after them), not have its final message turned into them a moment later.
+        self._owe_results(session, outcome)
         try:
             if answer is not None:
                 await answer(outcome)
         finally:
-            await self.follow_up(session, outcome)  # the change was made: what follows it runs, whatever Discord did
+            # The change was made: what follows it runs, whatever Discord did.
+            await self.follow_up(session, outcome, results_owed=True)
         return outcome
 
-    # ------------------------------------------------------------------ what follows
-
-    async def follow_up(self, session: TableSession, outcome: Outcome, *, restored: bool = False) -> None:
-        """Everything a change sets off on Discord, from what it did. ``restored``: the table was just rebuilt (its
-        picture is redrawn after live tables' changes)."""
+    def _owe_results(self, session: TableSession, outcome: Outcome) -> None:
         if outcome.settled:
             self.results.post_soon(session, outcome.settled, into_table=outcome.closure is None)
             if session.engine is not None:
                 session.runtime.deal_pause_from = session.engine.serial
+
+    # ------------------------------------------------------------------ what follows
+
+    async def follow_up(
+        self, session: TableSession, outcome: Outcome, *, restored: bool = False, results_owed: bool = False
+    ) -> None:
+        """Everything a change sets off on Discord, from what it did. ``restored``: the table was just rebuilt (its
+        picture is redrawn after live tables' changes). ``results_owed``: the deal's results are already on their
+        way (:meth:`_run` sends them off the moment the change is committed)."""
+        if not results_owed:
+            self._owe_results(session, outcome)
         if outcome.closure is not None:
             await self.ending.finish(session)
             return
