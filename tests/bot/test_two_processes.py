@@ -93,7 +93,9 @@ class BotProcess:
         mods = guild.create_role("Mods", permissions=discord.Permissions(manage_guild=True))
         alice, bob, carol = (guild.add_member(env.create_user(n)) for n in ("alice", "bob", "carol"))
         mod = guild.add_member(env.create_user("mod"), roles=[mods])
-        self.world = World(env, guild, channel, alice, bob, carol, mod)
+        # Tables open in the channel itself here (not in threads, the default), so the channel shows the lobby.
+        await self.database.set_config(guild.id, actor_id=mod.id, table_place="channel")
+        self.world = World(env, guild, channel, alice, bob, carol, mod, "channel")
         return self.world
 
     async def open_table(self) -> TableSession:
