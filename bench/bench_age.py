@@ -62,8 +62,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run from a ch
 
 from bot.storage import Database
 from bot.tables.session import SeatInfo, TableSession
-from games.core.actions import Action
+from games.core.actions import Action, ActionFamily
 from games.core.rng import Shuffler
+from games.ofc.actions import Arrangements
 from games.registry import GameSpec, get_game
 
 GUILD = 1
@@ -97,10 +98,15 @@ def policy_move(session: TableSession, seat: int, rng: random.Random) -> Action:
 
 
 def random_move(session: TableSession, seat: int, rng: random.Random) -> Action:
-    """A uniformly random listed action (a Fantasyland hand lists none: the solver's board)."""
+    """A random legal action: a listed one, or one of a family (an OFC street's placements); a Fantasyland hand
+    plays the solver's board (a random arrangement would nearly always foul)."""
     legal = session.playing_engine().legal_actions(seat)
     listed = [a for a in legal if isinstance(a, Action)]
-    return rng.choice(listed) if listed else legal[0].example  # type: ignore[union-attr]
+    if listed:
+        return rng.choice(listed)
+    family = legal[0]
+    assert isinstance(family, ActionFamily)
+    return family.example if isinstance(family, Arrangements) else family.sample(rng)
 
 
 @dataclass

@@ -58,7 +58,7 @@ from bot.tables.play import Play
 from bot.tables.public import PublicMessages
 from bot.tables.session import SeatInfo, TableSession
 from bot.tuning import tune_gc
-from games.core.actions import AmountRange
+from games.core.actions import ActionFamily, AmountRange
 from games.registry import get_game
 
 MEMBER_GAP = 10.0
@@ -262,7 +262,12 @@ def a_move(session: TableSession, rng: random.Random) -> tuple[int, str] | None:
     if not legal:
         return None
     item = rng.choice(legal)
-    action = item.make(rng.randint(item.lo, min(item.hi, 5))) if isinstance(item, AmountRange) else item
+    if isinstance(item, AmountRange):
+        action = item.make(rng.randint(item.lo, min(item.hi, 5)))
+    elif isinstance(item, ActionFamily):  # an OFC street's placements, a Fantasyland hand's arrangements
+        action = item.sample(rng)
+    else:
+        action = item
     user = session.seats[seat].user_id
     assert user is not None
     return user, f"fdb:{session.id}:{engine.decision_id(seat)}:a:{action.text.replace(' ', '~')}"

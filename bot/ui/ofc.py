@@ -28,7 +28,7 @@ from games.core.cards import FrenchCard, parse_french
 from games.core.engine import DealResult
 from games.core.events import Event
 from games.ofc import events as ev
-from games.ofc.actions import TARGETS, Place, Target, street_completable
+from games.ofc.actions import TARGETS, Place, StreetPlacements, Target
 from games.ofc.aids import panel_aids
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
 from games.ofc.fantasyland import solve_cached
@@ -96,29 +96,19 @@ def placement(view: OFCSeatView, legal: Sequence[LegalAction], lang: str) -> Arr
     ]
     if view.fantasyland_hand:
         groups = [g for g in groups if g.name != "discard"]
-    listed = frozenset(item for item in legal if isinstance(item, Place))
-    room = (capacity(view, "front"), capacity(view, "middle"), capacity(view, "back"))
+    street = next((item for item in legal if isinstance(item, StreetPlacements)), None)
 
     def build(assignment: Mapping[str, str]) -> Action | None:
         action = _action(view, cards, assignment)
-        if action is None:
-            return None
-        return action if action in listed or is_listed(action, legal) else None
+        return action if action is not None and is_listed(action, legal) else None
 
     def feasible(partial: Mapping[str, str]) -> bool:
         if view.fantasyland_hand:  # every arrangement of the family is legal: only room matters
             return all(sum(1 for g in partial.values() if g == row) <= capacity(view, row) for row in ROWS)
-        if not listed:
+        if street is None:
             return False
-        # The engine's own check of a partial street (every placement within the rooms is listed), not a scan of
-        # the hundreds it lists, for every button of every panel drawn.
         chosen = {cards[c]: g for c, g in partial.items() if c in cards and g in TARGETS}
-        return len(chosen) == len(partial) and street_completable(
-            view.to_place,
-            room,
-            view.discard,
-            chosen,
-        )
+        return len(chosen) == len(partial) and street.completable(chosen)
 
     order = sorted(view.to_place, key=lambda c: (-c.rank, c.suit)) if view.fantasyland_hand else view.to_place
     return Arrange(

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, product
 from typing import Literal
@@ -140,6 +140,49 @@ def street_completable(
             return False
     left = len(cards) - len(partial)
     return room["discard"] <= left <= room["discard"] + room["front"] + room["middle"] + room["back"]
+
+
+@dataclass(frozen=True)
+class StreetPlacements(ActionFamily):
+    """Every way to place a normal street's ``cards`` into rows with ``free`` room (front, middle, back),
+    ``discard`` of them discarded: one family rather than a list. A street of five has hundreds of placements, and
+    listing them for every panel drawn and every bot move was the bot's costliest work at a thousand tables; the
+    family answers membership (:meth:`allows`) and a partial placement (:meth:`completable`) in O(cards), and
+    lists its members only when asked (:meth:`members`, in canonical order)."""
+
+    cards: tuple[FrenchCard, ...]
+    free: tuple[int, int, int]
+    discard: int
+    example: Place = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # One member, cheaply: the lowest cards discarded, the rest high to low into the front, middle, back.
+        ordered = sorted(self.cards, key=lambda c: (-c.rank, c.suit))
+        keep, thrown = ordered[: len(ordered) - self.discard], ordered[len(ordered) - self.discard :]
+        items: list[tuple[FrenchCard, Target]] = []
+        for row, room in zip(ROWS, self.free, strict=True):
+            items += [(c, row) for c in keep[:room]]
+            keep = keep[room:]
+        items += [(c, "discard") for c in thrown]
+        object.__setattr__(self, "example", Place(tuple(items)))
+
+    def members(self) -> tuple[Place, ...]:
+        return street_placements(self.cards, self.free, self.discard)
+
+    def allows(self, action: Action) -> bool:
+        if not isinstance(action, Place):
+            return False
+        placed = action.cards
+        if len(placed) != len(self.cards) or set(placed) != set(self.cards):
+            return False
+        return street_completable(self.cards, self.free, self.discard, dict(action.items))
+
+    def completable(self, partial: Mapping[FrenchCard, Target]) -> bool:
+        """Whether some member agrees with ``partial`` (some cards given a row or the discard)."""
+        return street_completable(self.cards, self.free, self.discard, partial)
+
+    def sample(self, rng: random.Random) -> Place:
+        return rng.choice(self.members())
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ when the hand that earned them ends, so its result announces the counts that wil
 With ``bankruptcy_ends_game`` off, a seat at 0 keeps playing (it can win; §0.4 caps what it pays at
 nothing).
 
-``legal_actions`` lists every placement of a normal street; a Fantasyland hand has far too many
-arrangements to list, so it lists them as one :class:`~games.ofc.actions.Arrangements` family, whose
-example is the solver's board.
+``legal_actions`` lists a normal street's placements as one :class:`~games.ofc.actions.StreetPlacements` family
+(hundreds of them: it checks a placement, or a partial one, without listing them all), and a Fantasyland hand's far
+more arrangements as one :class:`~games.ofc.actions.Arrangements` family, whose example is the solver's board.
 
 Visibility: in a, cards to place are dealt face up; in b they are private until placed; in c and d
 a street is placed face down and revealed when every normal player has submitted it; a Fantasyland
@@ -37,7 +37,7 @@ from games.core.events import DealStarted
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
 from games.ofc import events as ev
-from games.ofc.actions import Arrangements, Place, street_placements
+from games.ofc.actions import Arrangements, Place, StreetPlacements
 from games.ofc.board import ROW_SIZE, ROWS, Row
 from games.ofc.fantasyland import dealt_counts, entry_cards, solve_cached, stays
 from games.ofc.hand import SeatHand
@@ -157,7 +157,7 @@ class OFCEngine(Engine[OFCRules]):
             free = (hand.free("front"), hand.free("middle"), hand.free("back"))
             return [Arrangements(tuple(hand.pending), free, hand.discard_due, example)]
         free = (hand.free("front"), hand.free("middle"), hand.free("back"))
-        return list(street_placements(tuple(hand.pending), free, hand.discard_due))
+        return [StreetPlacements(tuple(hand.pending), free, hand.discard_due)]
 
     def refusal(self, seat: int, action: Action) -> IllegalAction | None:
         """Checked directly (a precise reason for each refusal); accepts exactly what ``legal_actions`` lists."""

@@ -15,7 +15,7 @@ from itertools import combinations
 
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
-from games.ofc.actions import Place, street_placements
+from games.ofc.actions import Place, StreetPlacements, street_placements
 from games.ofc.aids import foul_status
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import (
@@ -49,6 +49,9 @@ def choose(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) 
     if view.fantasyland_hand:
         return suggest(view)
     places = [a for a in legal if isinstance(a, Place)]
+    for item in legal:
+        if isinstance(item, StreetPlacements):
+            places += item.members()
     if not places:
         raise ValueError("no legal action to choose from")
     return _best(view, places, rng)

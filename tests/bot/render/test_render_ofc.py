@@ -129,7 +129,7 @@ def test_engine_views_render_as_small_paletted_pngs() -> None:
         choice = rng.choice(engine.legal_actions(seat))
         if isinstance(choice, AmountRange):
             engine.apply(seat, choice.make(choice.lo))
-        elif isinstance(choice, ActionFamily):  # a Fantasyland hand: any arrangement
+        elif isinstance(choice, ActionFamily):  # a street's placements, or a Fantasyland hand's arrangements
             engine.apply(seat, choice.sample(rng))
         else:
             engine.apply(seat, choice)

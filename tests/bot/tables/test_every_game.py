@@ -35,7 +35,8 @@ async def test_every_game_plays_to_the_end_through_the_panels(world: Any, monkey
     private_panels_stay_private(world, members)
     assert watch.leaks == []
     assert watch.panels > 10 and watch.public > 5 and watch.cards_checked > 0
-    assert reach.decisions > 20 and reach.moves > reach.decisions  # the reachability check ran all along
+    # The reachability check ran all along, on more moves than decisions (listed ones, or families' members driven).
+    assert reach.decisions > 20 and max(reach.moves, reach.driven) > reach.decisions
 
 
 @pytest.mark.place("thread")

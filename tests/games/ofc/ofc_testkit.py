@@ -81,3 +81,34 @@ def play_boards(engine: OFCEngine, boards: dict[int, Board], sizes: Sequence[int
 
 def rules(**kw: object) -> OFCRules:
     return OFCRules.model_validate(kw)
+
+
+def listed(legal: Sequence[object]) -> list[Place]:
+    """The placements ``legal_actions`` offers, a normal street's family listed out (a Fantasyland family is not)."""
+    from games.ofc.actions import StreetPlacements
+
+    out: list[Place] = []
+    for item in legal:
+        if isinstance(item, StreetPlacements):
+            out += item.members()
+        elif isinstance(item, Place):
+            out.append(item)
+    return out
+
+
+def first(legal: Sequence[object]) -> Place:
+    """The first placement offered (a family's first member)."""
+    return listed(legal)[0]
+
+
+def pick(legal: Sequence[object], rng: random.Random) -> Place:
+    """A placement offered, at random (any family's members alike)."""
+    from games.core.actions import ActionFamily
+
+    item = rng.choice(list(legal))
+    if isinstance(item, ActionFamily):
+        sampled = item.sample(rng)
+        assert isinstance(sampled, Place)
+        return sampled
+    assert isinstance(item, Place)
+    return item

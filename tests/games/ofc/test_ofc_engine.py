@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from ofc_testkit import deal_order, dealer_order, place, play_boards, stacked, streets_of
+from ofc_testkit import deal_order, dealer_order, first, place, play_boards, stacked, streets_of
 
 from games.core.cards import french_deck, parse_french
 from games.core.errors import IllegalAction
@@ -191,8 +191,7 @@ def test_pineapple_streets_keep_two_discard_one() -> None:
     n = 0
     while e.hand_no == 1:
         seat = min(e.to_act())
-        legal = e.legal_actions(seat)
-        action = legal[0]
+        action = first(e.legal_actions(seat))
         assert isinstance(action, Place)
         if e.hands[seat].placed:
             assert len(action.discards) == 1
@@ -235,7 +234,7 @@ def test_refusal_after_the_game_is_over() -> None:
     e = OFCEngine(OFCRules(variant="c", dealer_orbits=1), [100, 100], stacked(["As"], seed=5))
     while not e.is_over:
         seat = min(e.to_act())
-        e.apply(seat, e.legal_actions(seat)[0])
+        e.apply(seat, first(e.legal_actions(seat)))
     assert e.button_moves >= 2 or any(s <= 0 for s in e.stacks)
     assert refused(e, 0, "place 2c:f") == "core.game_over"
 

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from ofc_testkit import deal_order, dealer_order, play_boards, seeded, stacked
+from ofc_testkit import deal_order, dealer_order, pick, play_boards, seeded, stacked
 
 import games.registry
 from games.core.engine import iter_cards
@@ -53,7 +53,7 @@ def play(e: OFCEngine, rng: random.Random, bot: bool, check_every: int = 1) -> i
         assert legal
         for other in set(range(e.seats)) - e.to_act():
             assert e.legal_actions(other) == []
-        action = choose(e.view(seat), legal, rng) if bot else rng.choice(legal)
+        action = choose(e.view(seat), legal, rng) if bot else pick(legal, rng)
         e.apply(seat, action)
         steps += 1
         if steps % check_every == 0:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from ofc_testkit import dealer_order, seeded, stacked
+from ofc_testkit import dealer_order, first, listed, pick, seeded, stacked
 
 from games.core.cards import parse_french
 from games.ofc import policy
@@ -33,11 +33,11 @@ def test_the_bot_does_not_walk_into_a_certain_foul(monkeypatch: pytest.MonkeyPat
     pack = "Kc Kd 2c 8s 3h 4c 5d 6h 9c Tc Js Ks"
     e = OFCEngine(OFCRules(variant="b"), [100, 100], stacked([dealer_order(1), pack]))
     e.apply(0, Place.of({"front": parse_french("Kc Kd"), "middle": parse_french("2c"), "back": parse_french("8s 3h")}))
-    e.apply(1, e.legal_actions(1)[0])
+    e.apply(1, first(e.legal_actions(1)))
     view, legal = e.view(0), e.legal_actions(0)
     trap = Place.of({"front": parse_french("Ks"), "back": parse_french("Js")})
     assert status_after(view, trap) == "unavoidable"
-    assert any(status_after(view, p) == "ok" for p in legal if isinstance(p, Place))
+    assert any(status_after(view, p) == "ok" for p in listed(legal))
     for seed in range(3):
         assert status_after(view, choose(view, legal, random.Random(seed))) == "ok"  # type: ignore[arg-type]
     # Without the check the bot would play the trap: the test is about the check, not luck.
@@ -71,14 +71,14 @@ def test_the_bot_never_makes_a_foul_certain_when_it_can_avoid_it(
             view, legal = e.view(seat), e.legal_actions(seat)
             action = choose(view, legal, rng)
             if not view.fantasyland_hand:
-                clean = {p: status_after(view, p) == "ok" for p in legal if isinstance(p, Place)}
+                clean = {p: status_after(view, p) == "ok" for p in listed(legal)}
                 if any(clean.values()):
                     assert isinstance(action, Place)
                     assert clean[action], f"{view.full_board()} + {action.text} makes a foul certain"
                     tight += not all(clean.values())
                 decisions += 1
                 if rng.random() < 1 / 3:
-                    action = rng.choice(legal)
+                    action = pick(legal, rng)
             e.apply(seat, action)
     assert decisions > 0
     # The check bites: decisions where some placement would have made the foul certain.
