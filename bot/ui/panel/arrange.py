@@ -28,11 +28,10 @@ from bot.ui.panel.menus import (
     _button_page,
     _csv,
     _Entry,
-    _fingerprint,
     _offset,
     _ordered,
+    _page_choice,
     _page_index,
-    _page_values,
     _pager,
     _pages,
     _starts,
@@ -107,98 +106,117 @@ def _group_entries(decision: Arrange) -> list[_Entry]:
 
 def _sel_view(decision: Arrange, state: Mapping[str, str], entries: Sequence[_Entry]) -> tuple[str, int | None]:
     """The group (``*``: all of them) and the item page the group selects show."""
-    target = _where(state, f"{decision.key}.at.sel", _fingerprint(entries)) or ""
+    target = _where(state, f"{decision.key}.at.sel", entries) or ""
     group, _, offset = target.partition(":")
     names = {g.name for g in decision.groups}
     return (group if group in names else PANEL), _offset(offset, len(entries))
 
 
 def _draw_arrange(decision: Arrange, ids: Ids, lang: str, state: Mapping[str, str], room: int) -> _Layout:
+    """Item buttons, group buttons, then Undo, Clear and Confirm (``steps``); or a select per group (one at a
+    time when they do not all fit), then Clear, Confirm and ◀ ▶ (``selects``)."""
     layout = _Layout()
     draft = Draft.load(decision, state)
+    if decision.mode == "selects":
+        moves = _draw_group_selects(layout, decision, draft, ids, lang, state, room)
+    else:
+        _draw_pick_and_put(layout, decision, draft, ids, lang, state, room)
+        moves = []
+    ready = decision.build(draft.assignment()) is not None
+    layout.buttons([Button(ids.step("ok", decision.key), t("panel.confirm", lang), "success", not ready, "✅"), *moves])
+    return layout
+
+
+def _draw_group_selects(
+    layout: _Layout, decision: Arrange, draft: Draft, ids: Ids, lang: str, state: Mapping[str, str], room: int
+) -> list[Button]:
+    """``selects``: a select of the items per group, then Clear; returns the ◀ ▶ that go beside Confirm."""
     group_labels = {g.name: g.label for g in decision.groups}
     entries = _item_entries(decision)
     key = decision.key
-    if decision.mode == "selects":
-        pages = _pages(entries, SELECT_LIMIT)
-        wanted, offset = _sel_view(decision, state, entries)
-        page_index = _page_index(pages, offset)
-        if len(decision.groups) + 1 <= max(room, 2):  # a select per group, for one page of the items
-            shown = list(decision.groups)
-            views = [(PANEL, page) for page in pages]
-            index = page_index
-        else:  # one group's select at a time: ◀ ▶ go through the groups (and the pages)
-            shown = [next((g for g in decision.groups if g.name == wanted), decision.groups[0])]
-            views = [(g.name, page) for g in decision.groups for page in pages]
-            index = [g.name for g in decision.groups].index(shown[0].name) * len(pages) + page_index
-        page = pages[page_index]
-        for group in shown:
-            options = []
-            for e in entries[page.start : page.end]:
-                where = draft.group_of(e.value)
-                suffix = f" ({group_labels[where]})" if where and where != group.name else ""
-                options.append(_option(e.label + suffix, e.value, default=where == group.name))
-            placeholder = group.placeholder or group.label
-            if len(pages) > 1:
-                placeholder = f"{placeholder} · {page.label} ({page_index + 1}/{len(pages)})"
-            layout.select(
-                Select(
-                    ids.select("grp", f"{key}/{group.name}" + (f"{NAV}{page.start}" if len(pages) > 1 else "")),
-                    tuple(options),
-                    _clip(placeholder, PLACEHOLDER),
-                    min_values=0,
-                    max_values=max(1, min(group.size, len(options))),
-                )
-            )
-        moves = _pager(ids, lang, key, "sel", [f"{name}:{page.start}" for name, page in views], index)
-        layout.buttons([Button(ids.step("clr", key), t("panel.clear", lang), disabled=not draft.plan)], new_row=True)
-    else:
-        current = draft.current()
-        groups = _group_entries(decision)
-        rows = max(room, _need(decision)) - 1  # the last row: undo, clear, confirm
-        item_rows = max(1, min(_rows(len(entries)), rows - 1))
-        group_rows = max(1, min(_rows(len(groups)), rows - item_rows))
-        at = next((i for i, e in enumerate(entries) if e.value == current), None)
-        pages, index = _button_page(entries, item_rows, state, f"{key}.at.pick", at)
-        item_buttons = []
-        for e in entries[pages[index].start : pages[index].end]:
+    pages = _pages(entries, SELECT_LIMIT)
+    wanted, offset = _sel_view(decision, state, entries)
+    page_index = _page_index(pages, offset)
+    if len(decision.groups) + 1 <= max(room, 2):  # a select per group, for one page of the items
+        shown = list(decision.groups)
+        views = [(PANEL, page) for page in pages]
+        index = page_index
+    else:  # one group's select at a time: ◀ ▶ go through the groups (and the pages)
+        shown = [next((g for g in decision.groups if g.name == wanted), decision.groups[0])]
+        views = [(g.name, page) for g in decision.groups for page in pages]
+        index = [g.name for g in decision.groups].index(shown[0].name) * len(pages) + page_index
+    page = pages[page_index]
+    for group in shown:
+        options = []
+        for e in entries[page.start : page.end]:
             where = draft.group_of(e.value)
-            text = e.label + (f" → {group_labels[where]}" if where else "")
-            style = "primary" if e.value == current else "success" if where else "secondary"
-            item_buttons.append(Button(ids.step("pick", f"{key}/{e.value}"), _clip(text, BUTTON_LABEL), style))
-        layout.buttons(item_buttons + _pager(ids, lang, key, "pick", _starts(pages), index), new_row=True)
-        layout.end_row()
-        by_name = {g.name: g for g in decision.groups}
-        gpages, gindex = _button_page(groups, group_rows, state, f"{key}.at.put", None)
-        group_buttons = []
-        for e in groups[gpages[gindex].start : gpages[gindex].end]:
-            group = by_name[e.value]
-            room_left = group.size - draft.count(group.name, besides=current)
-            possible = (
-                current is not None
-                and draft.group_of(current) != group.name
-                and room_left > 0
-                and decision.feasible({**draft.assignment(), current: group.name})
+            suffix = f" ({group_labels[where]})" if where and where != group.name else ""
+            options.append(_option(e.label + suffix, e.value, default=where == group.name))
+        placeholder = group.placeholder or group.label
+        if len(pages) > 1:
+            placeholder = f"{placeholder} · {page.label} ({page_index + 1}/{len(pages)})"
+        layout.select(
+            Select(
+                ids.select("grp", f"{key}/{group.name}" + (f"{NAV}{page.start}" if len(pages) > 1 else "")),
+                tuple(options),
+                _clip(placeholder, PLACEHOLDER),
+                min_values=0,
+                max_values=max(1, min(group.size, len(options))),
             )
-            group_buttons.append(
-                Button(
-                    ids.step("put", f"{key}/{group.name}"),
-                    _clip(f"{group.label} ({group.size - draft.count(group.name)})", BUTTON_LABEL),
-                    group.style,
-                    not possible,
-                )
-            )
-        layout.buttons(group_buttons + _pager(ids, lang, key, "put", _starts(gpages), gindex), new_row=True)
-        layout.end_row()
-        layout.buttons(
-            [Button(ids.step("undo", key), t("panel.undo", lang), disabled=not draft.plan, emoji="↩️")],
-            new_row=True,
         )
-        layout.buttons([Button(ids.step("clr", key), t("panel.clear", lang), disabled=not draft.plan)])
-        moves = []
-    ready = decision.build(draft.assignment()) is not None
-    layout.buttons([Button(ids.step("ok", key), t("panel.confirm", lang), "success", not ready, "✅"), *moves])
-    return layout
+    layout.buttons([Button(ids.step("clr", key), t("panel.clear", lang), disabled=not draft.plan)], new_row=True)
+    return _pager(ids, lang, key, "sel", [f"{name}:{page.start}" for name, page in views], index)
+
+
+def _draw_pick_and_put(
+    layout: _Layout, decision: Arrange, draft: Draft, ids: Ids, lang: str, state: Mapping[str, str], room: int
+) -> None:
+    """``steps``: the items (the one to place marked), the groups it may go to, then Undo and Clear."""
+    group_labels = {g.name: g.label for g in decision.groups}
+    entries = _item_entries(decision)
+    key = decision.key
+    current = draft.current()
+    groups = _group_entries(decision)
+    rows = max(room, _need(decision)) - 1  # the last row: undo, clear, confirm
+    item_rows = max(1, min(_rows(len(entries)), rows - 1))
+    group_rows = max(1, min(_rows(len(groups)), rows - item_rows))
+    at = next((i for i, e in enumerate(entries) if e.value == current), None)
+    pages, index = _button_page(entries, item_rows, state, f"{key}.at.pick", at)
+    item_buttons = []
+    for e in entries[pages[index].start : pages[index].end]:
+        where = draft.group_of(e.value)
+        text = e.label + (f" → {group_labels[where]}" if where else "")
+        style = "primary" if e.value == current else "success" if where else "secondary"
+        item_buttons.append(Button(ids.step("pick", f"{key}/{e.value}"), _clip(text, BUTTON_LABEL), style))
+    layout.buttons(item_buttons + _pager(ids, lang, key, "pick", _starts(pages), index), new_row=True)
+    layout.end_row()
+    by_name = {g.name: g for g in decision.groups}
+    gpages, gindex = _button_page(groups, group_rows, state, f"{key}.at.put", None)
+    group_buttons = []
+    for e in groups[gpages[gindex].start : gpages[gindex].end]:
+        group = by_name[e.value]
+        room_left = group.size - draft.count(group.name, besides=current)
+        possible = (
+            current is not None
+            and draft.group_of(current) != group.name
+            and room_left > 0
+            and decision.feasible({**draft.assignment(), current: group.name})
+        )
+        group_buttons.append(
+            Button(
+                ids.step("put", f"{key}/{group.name}"),
+                _clip(f"{group.label} ({group.size - draft.count(group.name)})", BUTTON_LABEL),
+                group.style,
+                not possible,
+            )
+        )
+    layout.buttons(group_buttons + _pager(ids, lang, key, "put", _starts(gpages), gindex), new_row=True)
+    layout.end_row()
+    layout.buttons(
+        [Button(ids.step("undo", key), t("panel.undo", lang), disabled=not draft.plan, emoji="↩️")],
+        new_row=True,
+    )
+    layout.buttons([Button(ids.step("clr", key), t("panel.clear", lang), disabled=not draft.plan)])
 
 
 def _arrange_step(decision: Arrange, verb: str, value: str, state: dict[str, str]) -> Action | None:
@@ -234,10 +252,7 @@ def _arrange_step(decision: Arrange, verb: str, value: str, state: dict[str, str
         group = groups.get(name)
         if group is None or decision.mode != "selects":
             raise UserError("table.stale_button")
-        scope = _page_values(_item_entries(decision), offset if paged else None)
-        chosen = _csv(chosen_text)
-        if any(v not in scope for v in chosen) or len(set(chosen)) != len(chosen):
-            raise UserError("table.stale_button")
+        scope, chosen = _page_choice(_item_entries(decision), offset if paged else None, chosen_text)
         kept = [(v, g) for v, g in draft.plan if not (g == name and v in scope) and v not in chosen]
         if sum(1 for _, g in kept if g == name) + len(chosen) > group.size:
             raise UserError("panel.group_full", group=group.label)

@@ -195,14 +195,20 @@ def _offset(text: str | None, count: int) -> int | None:
     return value if value < count else None
 
 
-def _where(state: Mapping[str, str], name: str, fingerprint: str) -> str | None:
+def _where(state: Mapping[str, str], name: str, entries: Sequence[_Entry]) -> str | None:
     """Where a menu stands, if it was saved for the same choices."""
     saved, _, target = state.get(name, "").partition(":")
-    return target if saved == fingerprint else None
+    return target if saved == _fingerprint(entries) else None
 
 
-def _go_to(state: dict[str, str], name: str, fingerprint: str, target: str) -> None:
-    state[name] = f"{fingerprint}:{target}"
+def _saved_index(state: Mapping[str, str], name: str, entries: Sequence[_Entry]) -> int | None:
+    """The entry a paged menu was left at (a page is saved as the index of its first entry)."""
+    return _offset(_where(state, name, entries), len(entries))
+
+
+def _go_to(state: dict[str, str], name: str, entries: Sequence[_Entry], target: str) -> None:
+    """Save where a menu stands, for as long as it shows the same choices."""
+    state[name] = f"{_fingerprint(entries)}:{target}"
 
 
 def _menu(
@@ -217,7 +223,7 @@ def _menu(
     """A one-choice select over any number of entries: a level of the menu's tree, with a way back."""
     ordered = _ordered(entries)
     root = _tree(ordered)
-    node = _node_at(root, _where(state, name, _fingerprint(ordered))) or root
+    node = _node_at(root, _where(state, name, ordered)) or root
     options: list[SelectOption] = []
     if node is not root:
         up = node.path.rpartition(".")[0]
@@ -250,7 +256,7 @@ def _open(entries: Sequence[_Entry], state: dict[str, str], name: str, value: st
     path = value[len(NAV) :]
     if _node_at(_tree(ordered), path) is None:
         raise UserError("panel.stale_group")
-    _go_to(state, name, _fingerprint(ordered), path)
+    _go_to(state, name, ordered, path)
 
 
 def _pager(ids: Ids, lang: str, key: str, menu: str, targets: Sequence[str], index: int) -> list[Button]:
@@ -279,23 +285,29 @@ def _button_page(
     pages = _pages(entries, rows * ROW_WIDTH) if len(entries) <= rows * ROW_WIDTH else []
     if not pages:
         pages = _pages(entries, rows * ROW_WIDTH - 2)
-    saved = _offset(_where(state, name, _fingerprint(entries)), len(entries))
+    saved = _saved_index(state, name, entries)
     return pages, _page_index(pages, saved if saved is not None else default)
 
 
-def _page_values(entries: Sequence[_Entry], offset: str | None) -> set[str]:
-    """The values a multi-select showed: one page of them (the page of the entry at ``offset``), or all of them
-    when they fit one select. A page the menu does not have, or no page where it has pages, is stale."""
+def _page_choice(entries: Sequence[_Entry], offset: str | None, sent: str) -> tuple[set[str], tuple[str, ...]]:
+    """The values a multi-select showed, and those chosen in it (``sent``, as the select sends them). It showed
+    one page of them (the page of the entry at ``offset``), or all of them when they fit one select. A page the
+    menu does not have, or no page where it has pages, is stale; so is a value it did not show, or one twice."""
     pages = _pages(entries, SELECT_LIMIT)
     if offset is None:
         if len(pages) > 1:
             raise UserError("panel.stale_group")
-        return {e.value for e in entries}
-    at = _offset(offset, len(entries))
-    if at is None or len(pages) < 2:
-        raise UserError("panel.stale_group")
-    page = pages[_page_index(pages, at)]
-    return {e.value for e in entries[page.start : page.end]}
+        shown = {e.value for e in entries}
+    else:
+        at = _offset(offset, len(entries))
+        if at is None or len(pages) < 2:
+            raise UserError("panel.stale_group")
+        page = pages[_page_index(pages, at)]
+        shown = {e.value for e in entries[page.start : page.end]}
+    chosen = _csv(sent)
+    if any(v not in shown for v in chosen) or len(set(chosen)) != len(chosen):
+        raise UserError("table.stale_button")
+    return shown, chosen
 
 
 def _csv(text: str) -> tuple[str, ...]:

@@ -27,15 +27,13 @@ from bot.ui.panel.layout import _Layout, _need, _rows
 from bot.ui.panel.menus import (
     _csv,
     _Entry,
-    _fingerprint,
     _menu,
-    _offset,
     _ordered,
     _page_index,
     _pager,
     _pages,
+    _saved_index,
     _starts,
-    _where,
 )
 from games.core.actions import AmountRange
 
@@ -144,7 +142,7 @@ def _draw_subset(decision: ChooseSubset, ids: Ids, lang: str, state: Mapping[str
     entries = _subset_entries(decision)
     chosen = _chosen(decision, state)
     pages = _pages(entries, SELECT_LIMIT)
-    index = _page_index(pages, _offset(_where(state, f"{decision.key}.at", _fingerprint(entries)), len(entries)))
+    index = _page_index(pages, _saved_index(state, f"{decision.key}.at", entries))
     page = pages[index]
     shown = entries[page.start : page.end]
     if len(pages) > 1:
