@@ -11,6 +11,7 @@ import pytest
 
 from bot.ui import adapters, panel, ui_for
 from bot.ui.base import TableContext
+from bot.ui.panel import arrange, menus, shapes
 from games.core.rng import Shuffle, Shuffler
 from games.registry import get_game
 from tests.bot.tables.any_game import (
@@ -85,7 +86,7 @@ def _cut_like_before(monkeypatch: Any) -> None:
         options = tuple(panel.SelectOption(e.label[:100], e.value) for e in entries[: panel.SELECT_LIMIT])
         return panel.Select(custom_id, options, placeholder)
 
-    monkeypatch.setattr(panel, "_menu", cut)
+    monkeypatch.setattr(shapes, "_menu", cut)
 
 
 def nine_tens() -> Any:
@@ -133,13 +134,13 @@ def test_the_check_fails_on_a_menu_cut_at_25_and_lists_what_is_lost(monkeypatch:
 
 async def test_the_driver_fails_when_the_panel_cuts_a_menu(world: Any, monkeypatch: Any) -> None:
     """Played through Discord: a panel that drops the last choice of every menu is caught at a real decision."""
-    plain = panel._ordered
+    plain = menus._ordered
 
     def drop_last(entries: Any) -> Any:
         ordered = plain(entries)
         return ordered[:-1] if len(ordered) > 5 else ordered
 
-    monkeypatch.setattr(panel, "_ordered", drop_last)
+    monkeypatch.setattr(menus, "_ordered", drop_last)
     seeds = random.Random("cut deals")  # the same deals every run: a lead menu of more than five comes up
     world.env.bot.tables.new_shuffler = lambda: Shuffler(seed_source=lambda: f"{seeds.getrandbits(256):064x}")
     with pytest.raises(AssertionError, match=r"legal move\(s\) unreachable through the panel: \['"):
@@ -181,8 +182,8 @@ def test_a_fantasyland_hand_is_checked_by_driving_toward_sampled_arrangements(mo
     engine = fantasyland()
     reach = check_ofc(engine, 1)
     assert reach.driven >= 4  # far too many arrangements to list: members of the family, one by one
-    plain = panel._item_entries
-    monkeypatch.setattr(panel, "_item_entries", lambda decision: plain(decision)[:-1])  # a card cut from the rows
+    plain = arrange._item_entries
+    monkeypatch.setattr(arrange, "_item_entries", lambda decision: plain(decision)[:-1])  # a card cut from the rows
     with pytest.raises(AssertionError, match="unreachable"):
         check_ofc(engine, 1)
 

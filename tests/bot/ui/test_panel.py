@@ -25,7 +25,7 @@ from bot.ui.decisions import (
     Option,
     PanelSpec,
 )
-from bot.ui.panel import Button, Ids, OpenModal, Select
+from bot.ui.panel import Button, Ids, OpenModal, Select, shapes
 from games.core.actions import Action, ActionCodec, AmountRange
 from tests.bot.tables.any_game import check_reachable
 
@@ -515,13 +515,13 @@ def test_the_check_catches_an_offer_that_is_not_legal_and_a_component_past_disco
     spec = PanelSpec("", [ChooseOne("lead", "", cards(30))])
     with pytest.raises(AssertionError, match=r"offers play 29C, which is not legal"):
         reachable(spec, [o.action for o in cards(29)])
-    plain = panel._menu
+    plain = shapes._menu
 
     def wide(*args: Any, **kwargs: Any) -> Select:  # 26 options, one label too long: Discord would refuse it
         drawn = plain(*args, **kwargs)
         more = tuple(panel.SelectOption("x" * (101 if i == 0 else 1), f"extra {i}") for i in range(25))
         return Select(drawn.custom_id, drawn.options + more)
 
-    monkeypatch.setattr(panel, "_menu", wide)
+    monkeypatch.setattr(shapes, "_menu", wide)
     with pytest.raises(AssertionError, match=r"26 options \(26 distinct\).*too long"):
         reachable(PanelSpec("", [ChooseOne("lead", "", cards(1), select=True)]), [Play("0C")])
