@@ -11,16 +11,23 @@ with other colours should pass ``palette="adaptive"``. Dithering would only add 
 
 A table drawn for a PNG skips even that mapping: it is drawn on the table palette from the start (mode ``P``,
 :func:`paletted_frame`), each colour, card face and text edge taking the index the mapping would have given it
-(:func:`palette_index`, :func:`blend_indices`, :func:`paletted`), so the PNG is byte for byte the one of the RGB
-frame, and the encoder only deflates it.
+(:func:`palette_index`, :func:`blend_indices`, :func:`paletted`), so the PNG holds the same pixels as the RGB
+frame's, and the encoder only deflates it.
+
+The PNG is written here (:func:`png_bytes`), its image data deflated by ISA-L (the ``isal`` package) rather than
+by Pillow's zlib: on a busy table 0.2–0.35 ms against 1.9–2.5 ms at zlib level 2, for a file within a few per cent
+of the same size (measured on each game's busiest table, ``bench/bench_render*.py``). Every PNG the bot uploads,
+a table's and the blank frame the benchmarks measure against alike, is written this way.
 """
 
 from __future__ import annotations
 
 import io
+import struct
 from functools import lru_cache
 from typing import Literal
 
+from isal import isal_zlib
 from PIL import Image
 
 from bot.render.palette import RGB, table_palette
@@ -30,10 +37,15 @@ PaletteMode = Literal["table", "adaptive"]
 
 MAX_COLOURS = 64
 PNG_COMPRESS_LEVEL = 2
-"""zlib level 2: on a table picture about 10–15 % less time than level 3 for about 5 % more bytes, and as fast as
-level 1 with 8 % fewer (measured on each game's busiest table: 1.9 ms and 37 kB against 2.2 ms and 36 kB on a
-busy Oicho table, 2.6 ms and 49 kB against 3.0 ms and 47 kB on an OFC showdown); the default 6 takes twice as
-long for a fifth fewer bytes. Every table update draws one picture, so time matters more than a few kilobytes."""
+"""ISA-L's level 2 (of 0–3, its default): as fast as level 1 on a table picture for a few hundred bytes fewer; level 3
+takes four to five times as long for no fewer bytes on these pictures, and level 0 saves no time for a fifth more
+bytes. The files are within ±5 % of zlib level 2's (the level Pillow's zlib was used at, itself 10–15 % faster than
+level 3 for about 5 % more bytes): 39.5 kB against 37.7 kB on the Oicho showdown, 49.7 kB against 49.3 kB on an OFC
+showdown, 19.1 kB against 20.8 kB on a Luk Fu face-down follow."""
+PNG_BLOCK = 64 * 1024
+"""Rows are handed to the deflater this many bytes at a time: a table picture is 0.5–0.75 MB of pixels, and a buffer
+that large, allocated afresh for each picture, costs up to 0.7 ms in page faults on these machines (as much as the
+deflate); blocks of 64 kB come from memory the process already holds."""
 WEBP_QUALITY = 80
 
 MIME = {"png": "image/png", "webp": "image/webp"}
@@ -152,9 +164,64 @@ _PALETTED = "fudaba.paletted"
 
 def encode_png(img: Image.Image, palette: PaletteMode = "table") -> bytes:
     """A paletted (mode ``P``) PNG of ``img`` (an image already on the table palette is only deflated)."""
-    buf = io.BytesIO()
-    quantize(img, palette).save(buf, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return buf.getvalue()
+    return png_bytes(quantize(img, palette))
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_bytes(img: Image.Image) -> bytes:
+    """The PNG of a mode ``P`` image: 8 bits an index, its palette (as many entries as it has), one IDAT of
+    unfiltered rows (filter type 0 on every row, as Pillow writes a palette image) deflated by ISA-L. Only the
+    pixels and the palette are written (no transparency, no other chunk: a table picture has none)."""
+    if img.mode != "P":
+        raise ValueError(f"a paletted PNG needs a mode P image, not {img.mode!r}")
+    colours = img.getpalette()
+    if not colours:
+        raise ValueError("a paletted PNG needs a palette")
+    width, height = img.size
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indices, colour type 3 (palette)
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(colours)),
+            _chunk(b"IDAT", _deflated_rows(img)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _deflated_rows(img: Image.Image) -> bytes:
+    """Each row of ``img`` after a 0 byte (PNG's filter type "none"), deflated as one zlib stream.
+
+    Pillow's raw encoder with a stride one byte wider than a row writes each row followed by a 0 byte, a block of
+    rows at a time (:data:`PNG_BLOCK`); the stream is the same bytes shifted by one: a 0 byte first, and the last
+    block without its final 0."""
+    width = img.width
+    rows = Image._getencoder("P", "raw", ("P", width + 1))
+    deflater = isal_zlib.compressobj(PNG_COMPRESS_LEVEL)
+    parts = [deflater.compress(b"\0")]
+    try:
+        rows.setimage(img.im, (0, 0, *img.size))
+        while True:
+            _, status, block = rows.encode(max(PNG_BLOCK, width + 1))
+            if status < 0:
+                raise RuntimeError(f"Pillow's raw encoder failed ({status})")
+            if status:  # the last block
+                parts.append(deflater.compress(memoryview(block)[:-1]))
+                break
+            parts.append(deflater.compress(block))
+    finally:
+        rows.cleanup()
+    parts.append(deflater.flush())
+    return b"".join(parts)
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return b"".join(
+        (struct.pack(">I", len(data)), kind, data, struct.pack(">I", isal_zlib.crc32(data, isal_zlib.crc32(kind))))
+    )
 
 
 def encode_webp(img: Image.Image, lossless: bool = True, quality: int = WEBP_QUALITY) -> bytes:
