@@ -2,8 +2,8 @@
 
 Two backends behind one :class:`Database` API, chosen by what :meth:`Database.open` is given (``DATABASE_URL``):
 
-* a file path (the default, zero setup) or ``":memory:"``: SQLite, one aiosqlite connection (WAL,
-  ``synchronous=NORMAL``, foreign keys; checkpoints on a second connection), :mod:`bot.storage.sqlite`;
+* a file path (the default, zero setup) or ``":memory:"``: SQLite, one aiosqlite connection that writes (WAL,
+  ``synchronous=NORMAL``, foreign keys), one that reads, and checkpoints on a third, :mod:`bot.storage.sqlite`;
 * ``postgresql://…``: PostgreSQL, a pool of asyncpg connections, snapshot transactions guarded against races,
   :mod:`bot.storage.postgres`.
 
@@ -113,10 +113,11 @@ may be used again.
 Concurrency. Each operation is one transaction (or one read), written once as a body that awaits
 statement requests (:mod:`bot.storage.tx`), and run whole even if the coroutine that sent it is cancelled.
 On SQLite it runs whole in one go, however many statements it makes: a write transaction on the event loop
-itself when nothing is in its way (a fraction of a millisecond, less than a trip to another thread), anything
-that could wait (reads, a write lock held by another connection) in one round trip to the connection's thread;
-one body at a time, so no transaction or read sees another half done; one ``asyncio.Lock`` keeps them out of a
-transaction driven by hand (tests). On PostgreSQL the same bodies run side by side on
+itself when nothing is in its way (a fraction of a millisecond, less than a trip to another thread), a write that
+could wait (a write lock held by another connection) in one round trip to the connection's thread; one write at a
+time, so none sees another half done; one ``asyncio.Lock`` keeps them out of a transaction driven by hand (tests).
+A read runs on the readers' connection in one read transaction (one committed state), beside the writes: no read
+holds back a commit. On PostgreSQL the same bodies run side by side on
 pooled connections, each transaction run again when it loses a race, so the outcome is
 that of one transaction at a time there too (:mod:`bot.storage.postgres`).
 """

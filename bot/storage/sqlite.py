@@ -1,4 +1,4 @@
-"""The SQLite backend: one aiosqlite connection; a write transaction runs on the event loop when it can start at once.
+"""The SQLite backend: one aiosqlite connection writes (on the event loop when it can start at once), another reads.
 
 An operation is a body (:mod:`bot.storage.tx`) that :meth:`SqliteDatabase._transaction` or
 :meth:`SqliteDatabase._read` runs whole, in one go, however many statements it makes. Where it runs:
@@ -14,6 +14,11 @@ An operation is a body (:mod:`bot.storage.tx`) that :meth:`SqliteDatabase._trans
   restore), a write whose write lock is held by another connection (the bot then waits up to
   ``BUSY_TIMEOUT_MS`` there, not on the loop), and a write that finds work still queued on the thread (it queues
   behind it, so operations keep their order).
+* **Reads never wait for writes, nor writes for reads.** In WAL mode they run on a connection of their own (its
+  own thread), each in a read transaction that sees one committed state, without the lock writes take: a large read
+  (a leaderboard, a restore) or a burst of them (servers' settings after a restart) holds back no commit, and a
+  commit holds back no read. A database without WAL (``":memory:"``, in tests) reads through its one connection,
+  under the lock.
 * **Checkpoints never run on the loop.** The connection's automatic WAL checkpoint would copy pages into the
   database file and sync it inside whichever commit crossed the limit. It is off; every ``CHECKPOINT_EVERY`` write
   transactions, a second connection to the same file runs a passive checkpoint on its own thread, alongside the
@@ -36,7 +41,7 @@ import aiosqlite
 from bot.storage.core import Clock
 from bot.storage.database import Database, Schema, TableOutline
 from bot.storage.dialect import Dialect
-from bot.storage.tx import All, Exec, Row, Scalar, perform, run_read, run_transaction
+from bot.storage.tx import All, Exec, Row, Scalar, perform, run_read, run_snapshot_read, run_transaction
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -58,11 +63,17 @@ class SqliteDatabase(Database):
     open on the connection's thread turn it off."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, clock: Clock, checkpointer: aiosqlite.Connection | None = None
+        self,
+        conn: aiosqlite.Connection,
+        clock: Clock,
+        checkpointer: aiosqlite.Connection | None = None,
+        reader: aiosqlite.Connection | None = None,
     ) -> None:
         super().__init__(clock)
         self._conn = conn
-        # Every transaction and read runs under this lock: whole on the loop, or across its one round trip.
+        self._reader = reader  # reads' own connection (None: no WAL; reads go through ``conn``, under the lock)
+        # Every transaction (and a read without its own connection) runs under this lock: whole on the loop, or
+        # across its one round trip.
         self._lock = asyncio.Lock()
         # Operations sent to the connection's thread (counted on the loop) and finished there (counted on that
         # thread): while they differ, the thread may be inside a transaction, and the loop must not use the
@@ -104,6 +115,8 @@ class SqliteDatabase(Database):
                     checkpointer = await aiosqlite.connect(os.fspath(target), isolation_level=None)
             db = cls(conn, clock, checkpointer)
             await db.migrate()
+            if checkpointer is not None:  # WAL: readers see committed states beside the writer
+                db._reader = await _open_reader(target)
         except BaseException:
             await conn.close()
             if checkpointer is not None:
@@ -117,6 +130,8 @@ class SqliteDatabase(Database):
             await self._checkpointing
         if self._checkpointer is not None:
             await self._checkpointer.close()
+        if self._reader is not None:
+            await self._reader.close()
         await self._conn.close()
 
     async def schema(self) -> Schema:
@@ -208,9 +223,18 @@ class SqliteDatabase(Database):
             self._checkpointing = None
 
     async def _read(self, body: Callable[[], Awaitable[T]]) -> T:
-        """Run ``body()``, which may only query, in one round trip and give its result.
+        """Run ``body()``, which may only query, in one round trip and give its result: on the readers' connection
+        in one read transaction, beside any write (see the module); without one, under the lock.
 
-        Made once the lock is held: a body never started would be a coroutine "never awaited"."""
+        Made once it is sent (or the lock is held): a body never started would be a coroutine "never awaited"."""
+        reader = self._reader
+        if reader is not None:
+            self.units += 1
+            execute = getattr(reader, "_execute", None)
+            if execute is None:  # pragma: no cover - an aiosqlite without _execute
+                return await asyncio.to_thread(run_snapshot_read, reader._conn, body())
+            result: T = await execute(run_snapshot_read, reader._conn, body())
+            return result
         async with self._lock:
             self.units += 1
             return await self._hop(run_read, body())
@@ -276,6 +300,20 @@ class SqliteDatabase(Database):
     async def _idle(self) -> bool:
         async with self._lock:  # asked on the thread: behind whatever was sent to it before
             return not await self._hop(_in_transaction, None)
+
+
+async def _open_reader(target: str | os.PathLike[str]) -> aiosqlite.Connection:
+    """The readers' connection: queries only, waiting (on its own thread) through a WAL recovery if it meets one."""
+    reader = await aiosqlite.connect(os.fspath(target), isolation_level=None, check_same_thread=False)
+    try:
+        reader.row_factory = aiosqlite.Row
+        for pragma in ("PRAGMA query_only = 1", f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}"):
+            async with reader.execute(pragma) as cur:
+                await cur.fetchall()
+    except BaseException:
+        await reader.close()
+        raise
+    return reader
 
 
 def _in_transaction(conn: sqlite3.Connection, _: None) -> bool:

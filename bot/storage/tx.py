@@ -227,6 +227,21 @@ def run_transaction(conn: sqlite3.Connection, body: Awaitable[T], *, begun: bool
         steps.close()  # a body left mid-way (by a BaseException) runs its ``finally`` blocks now
 
 
+def run_snapshot_read(conn: sqlite3.Connection, body: Awaitable[T]) -> T:
+    """Run ``body``, which may only query, in one read transaction on ``conn``: every statement sees the same
+    committed state, whatever other connections commit meanwhile (a reader beside the writer, in WAL mode)."""
+    steps = body.__await__()
+    try:
+        conn.execute("BEGIN DEFERRED")
+        try:
+            return _drive(conn, steps, _perform_read)
+        finally:
+            if conn.in_transaction:
+                conn.execute("COMMIT")  # a read transaction: nothing to keep or undo
+    finally:
+        steps.close()
+
+
 def run_read(conn: sqlite3.Connection, body: Awaitable[T]) -> T:
     """Run ``body``, which may only query, on ``conn`` without a transaction of its own; give its result."""
     steps = body.__await__()

@@ -17,7 +17,7 @@ import pytest
 from bot.storage import Database
 from bot.storage import sqlite as sqlite_backend
 from bot.storage.sqlite import SqliteDatabase
-from bot.storage.tx import Exec
+from bot.storage.tx import Exec, Scalar
 from tests.bot.storage.test_storage_tx import HopCounter
 
 GUILD, MOD = 1, 99
@@ -41,9 +41,48 @@ async def test_a_write_runs_on_the_loop_when_nothing_is_in_its_way(file_db: Sqli
     inline = file_db.inline
     await file_db.give(GUILD, 1, 2, 10)
     assert (hops.count, file_db.inline - inline) == (0, 1)
-    await file_db.leaderboard(GUILD)  # a read goes to the thread
-    assert hops.count == 1
+    await file_db.leaderboard(GUILD)  # a read goes to the readers' connection, not the writer's thread
+    assert hops.count == 0
     assert (await file_db.balance(GUILD, 1), await file_db.balance(GUILD, 2)) == (990, 1010)
+
+
+async def test_a_read_does_not_wait_for_a_write_and_sees_the_last_commit(
+    file_db: SqliteDatabase, tmp_path: Path
+) -> None:
+    """A write waiting on the connection's thread (another process holds the file's write lock) holds the bot's
+    write lock all that time: reads go on beside it, and see what was committed, not what the write will do."""
+    other = sqlite3.connect(tmp_path / "fudaba.db", isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        give = asyncio.create_task(file_db.give(GUILD, 1, 2, 10))
+        await asyncio.sleep(0.02)
+        assert not give.done() and file_db._lock.locked()
+        board = await asyncio.wait_for(file_db.leaderboard(GUILD), 2)
+        assert [(e.user_id, e.value) for e in board.entries] == [(1, 1000), (2, 1000)]
+        assert not give.done()
+        other.execute("COMMIT")
+        await asyncio.wait_for(give, 5)
+    finally:
+        other.close()
+    assert (await file_db.balance(GUILD, 1), await file_db.balance(GUILD, 2)) == (990, 1010)
+
+
+async def test_a_read_sees_one_state_while_another_connection_commits(file_db: SqliteDatabase, tmp_path: Path) -> None:
+    """A read of several statements is one read transaction: a commit made between two of them is not seen."""
+    other = sqlite3.connect(tmp_path / "fudaba.db", isolation_level=None, check_same_thread=False)
+    balance = "SELECT balance FROM wallets WHERE guild_id = ? AND user_id = 1"
+
+    async def read() -> tuple[int, int]:
+        before = await Scalar(balance, (GUILD,))
+        other.execute("UPDATE wallets SET balance = balance + 5 WHERE guild_id = ? AND user_id = 1", (GUILD,))
+        after = await Scalar(balance, (GUILD,))
+        return before, after
+
+    try:
+        assert await file_db._read(read) == (1000, 1000)
+    finally:
+        other.close()
+    assert await file_db.balance(GUILD, 1) == 1005  # the next read sees the commit
 
 
 async def test_a_write_waits_on_the_thread_while_another_connection_holds_the_lock(
