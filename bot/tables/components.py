@@ -47,8 +47,17 @@ def release(view: discord.ui.View | None) -> None:
         view.clear_items()
 
 
+def _fits(text: str, limit: int = 100) -> str:
+    """An id or a menu value as bot.ui.panel made it: it already fits Discord's limit (a cut one would send a move
+    other than the one shown), so one that does not is a bug to fail on, never a silent cut."""
+    if len(text) > limit:
+        raise ValueError(f"{text[:40]!r}… is longer than Discord's {limit} characters")
+    return text
+
+
 def panel_view(rendered: Rendered) -> discord.ui.View:
-    """A private panel's components as a view (rows as drawn by bot.ui.panel)."""
+    """A private panel's components as a view (rows as drawn by bot.ui.panel, which keeps every id, value and
+    label within Discord's limits; see its ``_clip`` and ``_option``)."""
     view = discord.ui.View(timeout=None)
     for row_index, row in enumerate(rendered.rows):
         for item in row:
@@ -56,7 +65,7 @@ def panel_view(rendered: Rendered) -> discord.ui.View:
                 view.add_item(
                     discord.ui.Button(
                         label=item.label or None,
-                        custom_id=item.custom_id[:100],
+                        custom_id=_fits(item.custom_id),
                         style=STYLES.get(item.style, discord.ButtonStyle.secondary),
                         disabled=item.disabled,
                         emoji=item.emoji,
@@ -66,10 +75,10 @@ def panel_view(rendered: Rendered) -> discord.ui.View:
             elif isinstance(item, Select):
                 options = [
                     discord.SelectOption(
-                        label=o.label[:100],
-                        value=o.value[:100],
+                        label=_fits(o.label),
+                        value=_fits(o.value),
                         default=o.default,
-                        description=(o.description or None) and o.description[:100],
+                        description=(o.description or None) and _fits(o.description),
                     )
                     for o in item.options
                 ]
@@ -77,7 +86,7 @@ def panel_view(rendered: Rendered) -> discord.ui.View:
                     continue
                 view.add_item(
                     discord.ui.Select(
-                        custom_id=item.custom_id[:100],
+                        custom_id=_fits(item.custom_id),
                         placeholder=item.placeholder or None,
                         options=options,
                         min_values=min(item.min_values, len(options)),
@@ -128,10 +137,14 @@ class AmountModal(discord.ui.Modal):
     """Type an amount; the submission is routed by its custom id like any component (it works after a restart)."""
 
     def __init__(self, custom_id: str, title: str, label: str, hint: str) -> None:
-        super().__init__(title=title[:45], timeout=None, custom_id=custom_id[:100])
+        super().__init__(title=_fits(title, 45), timeout=None, custom_id=_fits(custom_id))
         self.add_item(
             discord.ui.TextInput(
-                label=label[:45], placeholder=hint[:100] or None, max_length=24, required=True, custom_id="amount"
+                label=_fits(label, 45),
+                placeholder=_fits(hint) or None,
+                max_length=24,
+                required=True,
+                custom_id="amount",
             )
         )
 

@@ -196,3 +196,18 @@ async def test_every_bot_move_is_shown_before_the_next_and_a_settled_deal_is_giv
         later = [next_at for next_serial, next_at, _ in made if next_serial > serial]
         if later:
             assert later[0] - shown[serial] >= 1.5 - 1e-6, "the next deal began before its results could be read"
+
+
+def test_a_panel_id_too_long_for_discord_is_a_bug_not_a_silent_cut() -> None:
+    """A custom id or menu value cut to Discord's 100 characters would send another move than the one shown: the
+    view refuses it (bot.ui.panel keeps every id within the limit; this guards the boundary)."""
+    from bot.tables.components import panel_view
+    from bot.ui.panel.components import Button, Rendered, Select, SelectOption
+
+    fits = Rendered("ok", [[Button("f" * 100, "Go")]])
+    assert panel_view(fits).children[0].custom_id == "f" * 100  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="100"):
+        panel_view(Rendered("too long", [[Button("f" * 101, "Go")]]))
+    option = SelectOption("a card", "v" * 101)
+    with pytest.raises(ValueError, match="100"):
+        panel_view(Rendered("too long", [[Select("fdb:1:2:u:x", (option,), "pick")]]))
