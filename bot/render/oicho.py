@@ -23,7 +23,8 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.text import Canvas, compact_chips, label, table_frame
+from bot.render.layers import backdrop
+from bot.render.text import Canvas, compact_chips, label
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
 
@@ -41,6 +42,14 @@ SEATS_COLS = 5
 SEAT_ROW_H = 30
 SEATS_Y = HEIGHT - SEATS_ROWS * SEAT_ROW_H - 8
 PILE_W = (WIDTH - 2 * MARGIN) // 4
+PILE_COL_W = PILE_W - 8
+PILES_BOTTOM = SEATS_Y - 8
+PILE_PAD = 10
+PILE_CARDS_DX = (PILE_COL_W - (3 * CARD_W + 12)) // 2
+PILE_CARDS_Y = PILES_Y + 28 + 10
+DEALER_CARDS_X = MARGIN + 330
+DEALER_CARDS_Y = DEALER_Y + (DEALER_H - card_size(CARD_W)[1]) // 2
+GAUGE_W = 90
 
 POINT_NAMES_JA = ("ブタ", "ピン", "ニゾウ", "サンタ", "ヨツヤ", "ゴケ", "ロッポウ", "シチケン", "オイチョ", "カブ")
 POINT_NAMES_EN = ("Buta", "Pin", "Nizō", "Santa", "Yotsuya", "Goke", "Roppō", "Shichiken", "Oicho", "Kabu")
@@ -102,7 +111,7 @@ def compose_oicho_table(
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: drawn on the table palette, as the PNG
     encoder wants it; the same picture)."""
-    c = Canvas(table_frame((WIDTH, HEIGHT), paletted))
+    c = Canvas(backdrop((WIDTH, HEIGHT), paletted, _backdrop, view.seats))
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
     _top_bar(c, view, t)
     _dealer_row(c, view, t)
@@ -129,6 +138,42 @@ class _Text:
     def short(self, points: int) -> str:
         """Chips in a narrow seat cell: exact below 100,000, then ``123k`` / ``4.5M`` (the embed has the rest)."""
         return compact_chips(points * self.stake)
+
+
+# ---------------------------------------------------------------- what every table of so many seats shows
+
+
+def _backdrop(c: Canvas, seats: int) -> None:
+    """The panels, frames, fixed labels and empty card places, the same on every picture of a table of ``seats``
+    (drawn once, :func:`~bot.render.layers.backdrop`); the rest of the picture is drawn over them."""
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    gx0, gy0 = WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - 12 - 14
+    c.draw.rectangle((gx0, gy0, gx0 + GAUGE_W, gy0 + 14), fill=P.FELT_LINE)
+
+    y = DEALER_Y
+    c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
+    c.badge(MARGIN + 10, y + 34, DEALER_BADGE, 22, P.GOLD, P.INK)
+    _empty_places(c, DEALER_CARDS_X, DEALER_CARDS_Y)
+
+    for i in range(4):
+        x0 = MARGIN + i * PILE_W
+        c.draw.rounded_rectangle((x0, PILES_Y, x0 + PILE_COL_W, PILES_BOTTOM), radius=8, fill=P.FELT_DARK)
+        c.text((x0 + PILE_PAD, PILES_Y + 28), f"P{i + 1}", 24, P.TEXT)
+        _empty_places(c, x0 + PILE_CARDS_DX, PILE_CARDS_Y)
+
+    cell_w = (WIDTH - 2 * MARGIN) // SEATS_COLS
+    for seat in range(min(seats, SEATS_ROWS * SEATS_COLS)):  # the engine allows 2–10 seats: two rows of five
+        row, col = divmod(seat, SEATS_COLS)
+        x = MARGIN + col * cell_w
+        base = SEATS_Y + row * SEAT_ROW_H + 22
+        c.draw.rounded_rectangle((x + 2, base - 22, x + cell_w - 4, base + 6), radius=5, fill=P.FELT_DARK)
+
+
+def _empty_places(c: Canvas, x: int, y: int) -> None:
+    """Three empty card places side by side (faint outlines, so piles line up before their cards are dealt)."""
+    size = card_size(CARD_W)
+    for k in range(3):
+        c.empty_place(x + k * (size[0] + 6), y, size, 6)
 
 
 # ---------------------------------------------------------------- pieces
@@ -163,7 +208,6 @@ def _visible_points(cards: Sequence[KabuCard | None]) -> int | None:
 
 def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     lang = t.lang
-    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     base = TOP_BAR_H - 12
     title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
     x = MARGIN + c.fitted((MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
@@ -177,15 +221,14 @@ def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         used=t.chips(view.cap_used),
         left=t.chips(view.cap_left),
     )
-    gauge_w = 90
+    gauge_w = GAUGE_W
     cap_w = min(text_width(cap_text, 20), 440)
     cap_x = WIDTH - MARGIN - gauge_w - 10 - cap_w
     c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
     c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
 
-    # the bank gauge (胴前): how much of this round's cap the children have already bet
+    # the bank gauge (胴前; its empty bar is in the backdrop): how much of this round's cap the children have bet
     gx0, gy0 = WIDTH - MARGIN - gauge_w, base - 14
-    c.draw.rectangle((gx0, gy0, gx0 + gauge_w, gy0 + 14), fill=P.FELT_LINE)
     if view.cap > 0:
         used = max(0, min(gauge_w, round(gauge_w * view.cap_used / view.cap)))
         if used:
@@ -210,29 +253,24 @@ def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
     return label("oicho.table_phase_round_over", lang, FALLBACK)
 
 
-def _paste_card(c: Canvas, card: KabuCard | None, x: int, y: int, width: int = CARD_W) -> None:
-    face = card_back("kabu", width) if card is None else card_image(card, width)
-    c.paste_card(face, (x, y))
+def _face(card: KabuCard | None, width: int = CARD_W) -> Image.Image:
+    return card_back("kabu", width) if card is None else card_image(card, width)
 
 
 def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> None:
-    """Up to three cards side by side; undealt places are drawn as faint outlines so piles line up."""
-    w, h = card_size(CARD_W)
-    for k in range(3):
-        cx = x + k * (w + 6)
-        if k < len(cards):
-            _paste_card(c, cards[k], cx, y)
-        else:
-            c.draw.rounded_rectangle((cx, y, cx + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+    """Up to three cards side by side, in the backdrop's empty places (:func:`_empty_places`), which undealt
+    cards leave showing so piles line up."""
+    step = CARD_W + 6
+    for k, card in enumerate(cards[:3]):
+        c.card_in_place(_face(card), (x + k * step, y))
 
 
 def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     names, lang = t.names, t.lang
     y = DEALER_Y
-    c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
     x = MARGIN + 10
     base = y + 34
-    bw = c.badge(x, base, DEALER_BADGE, 22, P.GOLD, P.INK)
+    bw = _badge_width(DEALER_BADGE, 22)  # the badge is in the backdrop
     if view.dealer in view.to_act:
         c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
         bw += 26
@@ -251,14 +289,19 @@ def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     if hand is not None:
         c.fitted((x, base + 64), hand_name(hand, lang), 24, 300, P.GOLD)
 
-    _card_slots(c, view.dealer_hand.cards, MARGIN + 330, y + (DEALER_H - card_size(CARD_W)[1]) // 2)
+    _card_slots(c, view.dealer_hand.cards, DEALER_CARDS_X, DEALER_CARDS_Y)
 
     if view.maki_fuda:
         sw, sh = card_size(SMALL_CARD_W)
         mx = WIDTH - MARGIN - 10 - 4 * (sw + 4)
         c.fitted((mx, y + 28), label("oicho.table_maki_fuda", lang, FALLBACK), 18, 4 * (sw + 4), P.TEXT_DIM)
         for k, card in enumerate(view.maki_fuda[:4]):
-            _paste_card(c, card, mx + k * (sw + 4), y + DEALER_H - sh - 10, SMALL_CARD_W)
+            c.paste_card(_face(card, SMALL_CARD_W), (mx + k * (sw + 4), y + DEALER_H - sh - 10))
+
+
+def _badge_width(text: str, size: int) -> float:
+    """The width :meth:`Canvas.badge` gives a tag of ``text``."""
+    return text_width(text, size) + 2 * max(2, size // 5)
 
 
 def _bettors(pile: PileView) -> list[tuple[int, int]]:
@@ -271,22 +314,19 @@ def _bettors(pile: PileView) -> list[tuple[int, int]]:
 
 def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _Text) -> None:
     lang = t.lang
-    col_w = PILE_W - 8
+    col_w = PILE_COL_W
     x1 = x0 + col_w
-    y0, y1 = PILES_Y, SEATS_Y - 8
-    current = view.phase == "deciding" and view.current_pile == pile.number
-    c.draw.rounded_rectangle(
-        (x0, y0, x1, y1), radius=8, fill=P.FELT_DARK, outline=P.GOLD if current else None, width=3 if current else 1
-    )
-    pad = 10
-    base = y0 + 28
-    c.text((x0 + pad, base), f"P{pile.number}", 24, P.TEXT)
+    y0, y1 = PILES_Y, PILES_BOTTOM
+    if view.phase == "deciding" and view.current_pile == pile.number:  # framed over the backdrop's panel
+        c.draw.rounded_rectangle((x0, y0, x1, y1), radius=8, outline=P.GOLD, width=3)
+    pad = PILE_PAD
+    base = y0 + 28  # the backdrop has the pile's label (P1 … P4) there
     if pile.total:
         total_text = label("oicho.table_pile_total", lang, FALLBACK, total=t.chips(pile.total))
         c.fitted((x1 - pad, base), total_text, 20, col_w - 60, P.GOLD, anchor="rs")
 
-    cards_y = base + 10
-    _card_slots(c, pile.cards, x0 + (col_w - (3 * CARD_W + 12)) // 2, cards_y)
+    cards_y = PILE_CARDS_Y
+    _card_slots(c, pile.cards, x0 + PILE_CARDS_DX, cards_y)
     y = cards_y + card_size(CARD_W)[1] + 26
 
     if pile.hand is not None:
@@ -362,8 +402,7 @@ def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         if row >= SEATS_ROWS:
             break  # the engine allows 2–10 seats; two rows of five hold them all
         x = MARGIN + col * cell_w
-        base = SEATS_Y + row * SEAT_ROW_H + 22
-        c.draw.rounded_rectangle((x + 2, base - 22, x + cell_w - 4, base + 6), radius=5, fill=P.FELT_DARK)
+        base = SEATS_Y + row * SEAT_ROW_H + 22  # on the backdrop's seat frame
         active = view.active[seat] if seat < len(view.active) else True
         colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
         lead = 6.0

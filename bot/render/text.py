@@ -328,6 +328,22 @@ class Canvas:
         else:
             core.paste(paletted(face).im, box, face.im)
 
+    def card_in_place(self, face: Image.Image, xy: tuple[int, int]) -> None:
+        """A card image in an empty card place drawn on a panel (its outline, as :meth:`empty_place` draws it, at the
+        card's very box): the face laid on the panel, its corners the panel's colour, as on bare panel."""
+        x, y = xy
+        box = (x, y, x + face.width, y + face.height)
+        if self.paletted:
+            self._core.paste(paletted_on(face, PANEL)[0].im, box)
+        else:
+            self.img.paste(PANEL, box)
+            self.img.paste(face, xy, face)
+
+    def empty_place(self, x: int, y: int, size: tuple[int, int], radius: int) -> None:
+        """An empty place for a card of ``size`` at ``(x, y)``: a faint rounded outline on the card's box."""
+        w, h = size
+        self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=radius, outline=P.FELT_LINE, width=2)
+
     def fitted(
         self,
         xy: tuple[float, float],

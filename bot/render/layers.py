@@ -1,0 +1,95 @@
+"""A table's backdrop: what every picture of a table with the same layout draws alike, drawn once and copied.
+
+The felt, the dark panels (top bar, seat frames, a game's boxes), their fixed labels and the empty places cards go
+in depend only on a layout's few parameters (a game's seat count, the language of a fixed label), not on the
+state of play. A PNG's table starts from a copy of that frame (on the table palette) instead of a blank one and
+draws only what the state adds: on a busy Oicho-Kabu table that is 16 rounded panels, a badge, four labels and 15
+card places fewer per picture (about a tenth of its drawing time), for the cost of the copy, which costs what
+a fresh frame does.
+
+Backdrops are kept by the function that draws them and its arguments (:func:`backdrop`), so two layouts never
+share one; the cache is bounded by the bytes of its frames (:data:`BACKDROP_BUDGET`): a table is 0.5–0.75 MB on
+the palette, and the few layouts a game has in play at once fit. An RGB table (the reference the render tests
+read) is drawn afresh each time, by the same function, in the same order.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from PIL import Image
+
+from bot.render.text import Canvas, table_frame
+
+BACKDROP_BUDGET = 12 * 1024 * 1024
+"""Bytes of backdrop frames kept (least recently used dropped first): about 20 tables' layouts on the palette."""
+
+
+class FrameCache:
+    """A least-recently-used map of images bounded by the bytes they hold; safe to use from several threads."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.held = 0
+        self._items: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Image.Image | None:
+        with self._lock:
+            img = self._items.get(key)
+            if img is not None:
+                self._items.move_to_end(key)
+            return img
+
+    def put(self, key: Hashable, img: Image.Image) -> None:
+        size = _nbytes(img)
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.held -= _nbytes(old)
+            if size > self.budget:
+                return
+            self._items[key] = img
+            self.held += size
+            while self.held > self.budget:
+                _, dropped = self._items.popitem(last=False)
+                self.held -= _nbytes(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.held = 0
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._items
+
+
+def _nbytes(img: Image.Image) -> int:
+    return img.width * img.height * len(img.getbands())
+
+
+backdrops = FrameCache(BACKDROP_BUDGET)
+
+
+def backdrop(size: tuple[int, int], paletted: bool, draw: Callable[..., None], *args: Hashable) -> Image.Image:
+    """A frame of ``size`` with ``draw(canvas, *args)`` drawn on blank felt, to draw the rest of a picture on.
+
+    On the palette the frame is a copy of the one kept for ``(draw, size, args)`` (drawn on first use); in RGB it
+    is drawn afresh. ``draw`` must depend on nothing but its arguments (and constants): they are its key."""
+    if not paletted:
+        c = Canvas(table_frame(size, False))
+        draw(c, *args)
+        return c.img
+    key = (draw, size, args)
+    frame = backdrops.get(key)
+    if frame is None:
+        first = Canvas(table_frame(size, True))
+        draw(first, *args)
+        frame = first.img
+        backdrops.put(key, frame)
+    return frame.copy()
