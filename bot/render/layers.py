@@ -7,7 +7,7 @@ draws only what the state adds: on a busy Oicho-Kabu table that is 16 rounded pa
 card places fewer per picture (about a tenth of its drawing time), for the cost of the copy, which costs what
 a fresh frame does.
 
-Backdrops are kept by the function that draws them and its arguments (:func:`backdrop`), so two layouts never
+Backdrops are kept by the function that draws them and its arguments (:func:`on_backdrop`), so two layouts never
 share one; the cache is bounded by the bytes of its frames (:data:`BACKDROP_BUDGET`): a table is 0.5–0.75 MB on
 the palette, and the few layouts a game has in play at once fit. An RGB table (the reference the render tests
 read) is drawn afresh each time, by the same function, in the same order.
@@ -18,10 +18,13 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from typing import TypeVar
 
 from PIL import Image
 
 from bot.render.text import Canvas, table_frame
+
+CanvasT = TypeVar("CanvasT", bound=Canvas)
 
 BACKDROP_BUDGET = 12 * 1024 * 1024
 """Bytes of backdrop frames kept (least recently used dropped first): about 20 tables' layouts on the palette."""
@@ -62,6 +65,11 @@ class FrameCache:
             self._items.clear()
             self.held = 0
 
+    def items(self) -> list[tuple[Hashable, Image.Image]]:
+        """What is kept, least recently used first."""
+        with self._lock:
+            return list(self._items.items())
+
     def __len__(self) -> int:
         return len(self._items)
 
@@ -76,15 +84,23 @@ def _nbytes(img: Image.Image) -> int:
 backdrops = FrameCache(BACKDROP_BUDGET)
 
 
-def backdrop(size: tuple[int, int], paletted: bool, draw: Callable[..., None], *args: Hashable) -> Image.Image:
-    """A frame of ``size`` with ``draw(canvas, *args)`` drawn on blank felt, to draw the rest of a picture on.
+def on_backdrop(
+    canvas: Callable[[Image.Image], CanvasT],
+    size: tuple[int, int],
+    paletted: bool,
+    draw: Callable[..., None],
+    *args: Hashable,
+) -> CanvasT:
+    """A canvas (made by ``canvas``, a :class:`~bot.render.text.Canvas` class) on a frame of ``size`` that has
+    ``draw(canvas, *args)`` drawn on blank felt, to draw the rest of a picture on.
 
-    On the palette the frame is a copy of the one kept for ``(draw, size, args)`` (drawn on first use); in RGB it
-    is drawn afresh. ``draw`` must depend on nothing but its arguments (and constants): they are its key."""
+    On the palette the frame is a copy of the one kept for ``(draw, size, args)`` (drawn on first use, on a plain
+    canvas); in RGB ``draw`` draws on the returned canvas itself, afresh. ``draw`` must depend on nothing but its
+    arguments (and constants): they are its key."""
     if not paletted:
-        c = Canvas(table_frame(size, False))
+        c = canvas(table_frame(size, False))
         draw(c, *args)
-        return c.img
+        return c
     key = (draw, size, args)
     frame = backdrops.get(key)
     if frame is None:
@@ -92,4 +108,4 @@ def backdrop(size: tuple[int, int], paletted: bool, draw: Callable[..., None], *
         draw(first, *args)
         frame = first.img
         backdrops.put(key, frame)
-    return frame.copy()
+    return canvas(frame.copy())

@@ -23,7 +23,7 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.layers import backdrop
+from bot.render.layers import on_backdrop
 from bot.render.text import Canvas, compact_chips, label
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
@@ -111,7 +111,7 @@ def compose_oicho_table(
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: drawn on the table palette, as the PNG
     encoder wants it; the same picture)."""
-    c = Canvas(backdrop((WIDTH, HEIGHT), paletted, _backdrop, view.seats))
+    c = on_backdrop(Canvas, (WIDTH, HEIGHT), paletted, _backdrop, view.seats)
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
     _top_bar(c, view, t)
     _dealer_row(c, view, t)
@@ -145,7 +145,7 @@ class _Text:
 
 def _backdrop(c: Canvas, seats: int) -> None:
     """The panels, frames, fixed labels and empty card places, the same on every picture of a table of ``seats``
-    (drawn once, :func:`~bot.render.layers.backdrop`); the rest of the picture is drawn over them."""
+    (drawn once, :func:`~bot.render.layers.on_backdrop`); the rest of the picture is drawn over them."""
     c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     gx0, gy0 = WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - 12 - 14
     c.draw.rectangle((gx0, gy0, gx0 + GAUGE_W, gy0 + 14), fill=P.FELT_LINE)

@@ -1,20 +1,23 @@
 """What a table's pictures share, drawn once: backdrops (panels, frames, fixed labels and empty card places of a
 layout). Each is kept for its layout alone, is never drawn on by the pictures copied from it, and the cache holding
-them is bounded."""
+them is bounded; what is drawn over a backdrop gives the pixels it gave when everything was drawn afresh."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from PIL import Image
 
-from bot.render import cards, encode, layers, oicho, text
+from bot.render import cards, encode, layers, ofc, oicho, text
 from bot.render import palette as P
 from bot.render.samples import BUSY_NAMES, busy_oicho_view
-from games.core.cards import KabuCard
+from games.core.cards import KabuCard, parse_french
+from tests.bot.render import test_render_ofc
 from tests.bot.render.samples import betting_oicho_view
+from tests.bot.render.test_render_ofc import NAMES
 
 
 @pytest.fixture(autouse=True)
@@ -31,11 +34,12 @@ def _same_as_rgb(view: object, lang: str = "ja") -> None:
 
 
 def _oicho_backdrops() -> dict[int, Image.Image]:
-    found = {}
-    for (draw, _size, args), frame in layers.backdrops._items.items():  # type: ignore[misc]
-        if draw is oicho._backdrop:
-            found[args[0]] = frame
-    return found
+    return {key[2][0]: frame for key, frame in _kept(oicho._backdrop)}
+
+
+def _kept(draw: object) -> list[tuple[Any, Image.Image]]:
+    """The backdrops kept for ``draw``: (their key, the frame)."""
+    return [(key, frame) for key, frame in layers.backdrops.items() if isinstance(key, tuple) and key[0] is draw]
 
 
 def test_each_seat_count_has_its_own_backdrop() -> None:
@@ -124,3 +128,55 @@ def test_a_frame_drawn_over_a_panel_is_the_panel_drawn_with_its_frame(paletted: 
         over.draw.rounded_rectangle(box, radius=8, outline=P.GOLD, width=3)
         once.draw.rounded_rectangle(box, radius=8, fill=P.FELT_DARK, outline=P.GOLD, width=3)
     assert over.img.tobytes() == once.img.tobytes()
+
+
+def _framed_boards() -> ofc.OFCTableDrawing:
+    def row(text: str, size: int, hidden: int = 0) -> ofc.OFCRowDrawing:
+        return ofc.OFCRowDrawing(cards=tuple(parse_french(text)) + (None,) * hidden, size=size)
+
+    awaiting = ofc.OFCBoardDrawing(0, (row("As", 3), row("Td 9d", 5), row("2c 3c 4c", 5)), 100, awaiting=True)
+    fantasyland = ofc.OFCBoardDrawing(1, (row("", 3, 3), row("", 5, 5), row("", 5, 5)), 100, fantasyland=True)
+    return ofc.OFCTableDrawing("c", 1, 2, 3, (awaiting, fantasyland), waiting=(0,))
+
+
+@pytest.mark.parametrize("paletted", [False, True])
+def test_a_framed_boards_back_row_lies_over_its_frame_as_on_a_framed_panel(paletted: bool) -> None:
+    """The back row reaches into a board's frame: its cards show the frame in their corners and its empty places'
+    outlines lie over it, as when the framed panel was drawn first and the row on it (not the backdrop's empty
+    places under the frame)."""
+    table = _framed_boards()
+    img = ofc.compose_ofc_table(table, ["Ann", "Bob"], "en", paletted=paletted)
+    reference = text.Canvas(text.table_frame(img.size, paletted))
+    size = cards.card_size(ofc.CARD_W)
+    for i, (board, colour) in enumerate(zip(table.boards, (P.GOLD, P.PURPLE), strict=True)):
+        x, y = ofc._cell(i)
+        box = (x, y, x + ofc.CELL_W, y + ofc.CELL_H)
+        reference.draw.rounded_rectangle(box, radius=8, fill=P.FELT_DARK, outline=colour, width=3)
+        back_y, xs = ofc._row_places(x, y)[2]
+        assert back_y + size[1] > box[3] - 2  # the row does reach into the frame
+        back_row = board.rows[2].cards
+        for k, cx in enumerate(xs):
+            if k < len(back_row):
+                card = back_row[k]
+                reference.paste_card(
+                    cards.card_back("french", ofc.CARD_W) if card is None else cards.card_image(card, ofc.CARD_W),
+                    (cx, back_y),
+                )
+            else:
+                reference.empty_place(cx, back_y, size, 5)
+        band = (xs[0] - 4, back_y, xs[-1] + size[0] + 4, box[3] + 1)  # the row's places and the frame under them
+        assert img.crop(band).tobytes() == reference.img.crop(band).tobytes()
+
+
+def test_ofc_backdrops_are_kept_per_board_count_pairs_and_language() -> None:
+    for lang in ("ja", "en"):
+        for seats in (2, 3, 4):
+            for showdown in (False, True):
+                table = test_render_ofc._busy(seats, showdown)
+                rgb = ofc.compose_ofc_table(table, NAMES, lang)
+                pal = ofc.compose_ofc_table(table, NAMES, lang, paletted=True)
+                assert pal.tobytes() == encode.quantize(rgb).tobytes(), (lang, seats, showdown)
+    kept = [key[2] for key, _ in _kept(ofc._backdrop)]
+    assert sorted(kept) == sorted(
+        (seats, pairs, lang) for lang in ("ja", "en") for seats in (2, 3, 4) for pairs in (0, seats * (seats - 1) // 2)
+    )
