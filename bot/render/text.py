@@ -20,6 +20,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.render import palette as P
 from bot.render.encode import blend_indices, palette_index, paletted, paletted_frame, paletted_on, quantize
 from bot.render.fonts import fit, text_width
@@ -35,10 +36,8 @@ def label(key: str, lang: str, fallback: dict[str, dict[str, str]], **params: An
 
     The renderer must not break while catalogs are still being written, and must not show a raw key.
     """
-    from bot.i18n import has, t  # late: keeps the renderer importable on its own
-
-    if has(key):
-        return t(key, lang, **params)
+    if i18n.has(key):  # looked up on the module at each call: tests replace them
+        return i18n.t(key, lang, **params)
     entry = fallback.get(key)
     if entry is None:
         return key
