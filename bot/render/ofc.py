@@ -237,7 +237,9 @@ def render_ofc_table(
     view: OFCPublicView, names: list[str], lang: str = "en", fmt: Format = "png", stake: int = 1
 ) -> bytes:
     """The public OFC table as upload bytes; ``stake`` turns points into the chips shown."""
-    return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(
+        compose_ofc_table(ofc_drawing(view), names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt
+    )
 
 
 def table_height(seats: int, pairs: int = 0) -> int:
@@ -264,14 +266,22 @@ def _strip_lines(seats: int, pairs: int) -> int:
 
 
 def compose_ofc_table(
-    table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    table: OFCTableDrawing,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The table as an RGB image: 1000 px wide, one row of two boards per two players (then, at a showdown,
-    each pair's result). ``paletted``: drawn on the table palette, as the PNG encoder wants it (the same picture)."""
+    each pair's result). ``paletted``: drawn on the table palette, as the PNG encoder wants it (the same picture);
+    ``reuse_frame``: drawn in this thread's reused frame (:func:`~bot.render.layers.reused_frame`), for a render
+    that encodes it at once."""
     seats = len(table.boards)
     pairs = _drawn_pairs(table)
     size = (WIDTH, table_height(seats, len(pairs)))
-    c = on_backdrop(Canvas, size, paletted, _backdrop, min(seats, 4), len(pairs), lang)
+    c = on_backdrop(Canvas, size, paletted, _backdrop, min(seats, 4), len(pairs), lang, reuse=reuse_frame)
     seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(seats)]
     _top_bar(c, table, seat_names, lang)
     for i, board in enumerate(table.boards[:4]):

@@ -103,15 +103,22 @@ def render_oicho_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the
     view's points into the chips shown, as the table's embed does.
     """
-    return encode(compose_oicho_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(compose_oicho_table(view, names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt)
 
 
 def compose_oicho_table(
-    view: OichoPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: OichoPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: drawn on the table palette, as the PNG
-    encoder wants it; the same picture)."""
-    c = on_backdrop(Canvas, (WIDTH, HEIGHT), paletted, _backdrop, view.seats)
+    encoder wants it; the same picture). ``reuse_frame``: drawn in this thread's reused frame
+    (:func:`~bot.render.layers.reused_frame`), for a render that encodes it at once."""
+    c = on_backdrop(Canvas, (WIDTH, HEIGHT), paletted, _backdrop, view.seats, reuse=reuse_frame)
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
     _top_bar(c, view, t)
     _dealer_row(c, view, t)

@@ -4,19 +4,31 @@ them is bounded; what is drawn over a backdrop gives the pixels it gave when eve
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import io
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.render import cards, encode, layers, ofc, oicho, text
+from bot.render import hachi_hachi as hh
+from bot.render import luk_fu as lf
 from bot.render import palette as P
 from bot.render.samples import BUSY_NAMES, busy_oicho_view
 from games.core.cards import KabuCard, parse_french
 from tests.bot.render import test_render_ofc
-from tests.bot.render.samples import betting_oicho_view
+from tests.bot.render.samples import (
+    HACHI_NAMES,
+    LUKFU_NAMES,
+    betting_oicho_view,
+    busy_luk_fu_view,
+    hachi_hachi_sample_views,
+    luk_fu_sample_views,
+)
 from tests.bot.render.test_render_ofc import NAMES
 
 
@@ -180,3 +192,108 @@ def test_ofc_backdrops_are_kept_per_board_count_pairs_and_language() -> None:
     assert sorted(kept) == sorted(
         (seats, pairs, lang) for lang in ("ja", "en") for seats in (2, 3, 4) for pairs in (0, seats * (seats - 1) // 2)
     )
+
+
+# ---------------------------------------------------------------- reused frames
+
+
+def _renders() -> list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]]:
+    """Renders of several games and sizes, each with the picture composed afresh (on the palette)."""
+    out: list[tuple[str, Callable[[], bytes], Callable[[], Image.Image]]] = []
+    for phase in ("round_over", "betting"):
+        busy = busy_oicho_view(phase)
+        out.append(
+            (
+                f"oicho {phase}",
+                partial(oicho.render_oicho_table, busy, BUSY_NAMES, "ja"),
+                partial(oicho.compose_oicho_table, busy, BUSY_NAMES, "ja", paletted=True),
+            )
+        )
+    four = betting_oicho_view()
+    out.append(
+        (
+            "oicho 4 seats",
+            partial(oicho.render_oicho_table, four, BUSY_NAMES, "en"),
+            partial(oicho.compose_oicho_table, four, BUSY_NAMES, "en", paletted=True),
+        )
+    )
+    for seats in (2, 3, 4):  # a showdown's strip of pairs, the spare cell, the tallest strip
+        showdown = test_render_ofc._showdown_view(seats, seed=seats)
+        out.append(
+            (
+                f"ofc {seats}",
+                partial(ofc.render_ofc_table, showdown, NAMES, "ja"),
+                partial(ofc.compose_ofc_table, ofc.ofc_drawing(showdown), NAMES, "ja", paletted=True),
+            )
+        )
+    luk_fu_views = {f"busy {seats}": busy_luk_fu_view(seats) for seats in (3, 4)}
+    luk_fu_views |= {f"{moment} 3": luk_fu_sample_views(3)[moment] for moment in ("call", "follow_face_down")}
+    for name, luk_fu in luk_fu_views.items():  # three of one size, one after the other
+        out.append(
+            (
+                f"luk fu {name}",
+                partial(lf.render_luk_fu_table, luk_fu, LUKFU_NAMES, "ja", 10),
+                partial(lf.compose_luk_fu_table, luk_fu, LUKFU_NAMES, "ja", 10, paletted=True),
+            )
+        )
+    for moment, hachi in hachi_hachi_sample_views(7).items():
+        out.append(
+            (
+                f"hachi-hachi {moment}",
+                partial(hh.render_hachi_hachi_table, hachi, HACHI_NAMES, "ja", 10),
+                partial(hh.compose_hachi_hachi_table, hachi, HACHI_NAMES, "ja", 10, paletted=True),
+            )
+        )
+    return out
+
+
+def test_pictures_drawn_in_reused_frames_are_the_pictures_drawn_afresh() -> None:
+    """Each render draws in its thread's frame of that size, over whatever the last picture of that size left:
+    renders of every game, of several sizes and several of one size, in turn and in other orders, are each the
+    picture composed afresh."""
+    renders = _renders()
+    expected = {name: compose().tobytes() for name, _, compose in renders}
+    sizes = {compose().size for _, _, compose in renders}
+    assert len(sizes) > layers.REUSED_FRAMES  # more sizes than a thread keeps: frames are dropped and made again
+    for order in (renders, renders[::-1], renders[::2] + renders[1::2]):
+        for name, render, _ in order:
+            png = Image.open(io.BytesIO(render()))
+            assert png.mode == "P"
+            assert png.tobytes() == expected[name], name
+
+
+def test_a_composed_picture_is_never_a_reused_frame() -> None:
+    """Only a render (which encodes its frame before drawing the next) draws in a reused frame: an image handed
+    out is its own, and later renders do not draw on it."""
+    view = busy_oicho_view("round_over")
+    composed = oicho.compose_oicho_table(view, BUSY_NAMES, "ja", paletted=True)
+    kept = composed.tobytes()
+    oicho.render_oicho_table(busy_oicho_view("betting"), BUSY_NAMES, "ja")
+    assert oicho.compose_oicho_table(view, BUSY_NAMES, "ja", paletted=True) is not composed
+    assert composed.tobytes() == kept
+    assert all(frame is not composed for frame in layers._local.frames.values())
+
+
+def test_each_thread_keeps_a_few_frames_of_its_own() -> None:
+    sizes = [(40 + k, 30) for k in range(layers.REUSED_FRAMES + 3)]
+    mine = [layers.reused_frame(size) for size in sizes]
+    assert len(layers._local.frames) == layers.REUSED_FRAMES
+    assert layers.reused_frame(sizes[-1]) is mine[-1]  # kept, and drawn in again
+    assert layers.reused_frame(sizes[0]) is not mine[0]  # dropped, made anew
+    other: list[Image.Image] = []
+    thread = threading.Thread(target=lambda: other.append(layers.reused_frame(sizes[-1])))
+    thread.start()
+    thread.join()
+    assert other[0] is not mine[-1]
+    assert encode.on_table_palette(other[0])
+
+
+def test_a_blank_canvas_in_a_reused_frame_is_blank_felt_again() -> None:
+    size = (60, 40)
+    c = layers.blank_canvas(text.Canvas, size, paletted=True, reuse=True)
+    c.draw.rectangle((0, 0, 59, 39), fill=P.GOLD)
+    again = layers.blank_canvas(text.Canvas, size, paletted=True, reuse=True)
+    assert again.img is c.img
+    assert again.img.tobytes() == text.table_frame(size, paletted=True).tobytes()
+    assert layers.blank_canvas(text.Canvas, size, paletted=True, reuse=False).img is not c.img
+    assert layers.blank_canvas(text.Canvas, size, paletted=False, reuse=True).img.mode == "RGB"
