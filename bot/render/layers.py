@@ -15,10 +15,11 @@ read) is drawn afresh each time, by the same function, in the same order.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from PIL import Image
 
@@ -27,50 +28,54 @@ from bot.render.palette import FELT
 from bot.render.text import Canvas, table_frame
 
 CanvasT = TypeVar("CanvasT", bound=Canvas)
+V = TypeVar("V")
 
 BACKDROP_BUDGET = 12 * 1024 * 1024
 """Bytes of backdrop frames kept (least recently used dropped first): about 20 tables' layouts on the palette."""
 
 
-class FrameCache:
-    """A least-recently-used map of images bounded by the bytes they hold; safe to use from several threads."""
+class TileCache(Generic[V]):
+    """A least-recently-used map of images (or what holds them) bounded by the bytes of their pixels; safe to use
+    from several threads."""
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
         self.held = 0
-        self._items: OrderedDict[Hashable, Image.Image] = OrderedDict()
+        self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Image.Image | None:
+    def get(self, key: Hashable) -> V | None:
         with self._lock:
-            img = self._items.get(key)
-            if img is not None:
-                self._items.move_to_end(key)
-            return img
+            found = self._items.get(key)
+            if found is None:
+                return None
+            self._items.move_to_end(key)
+            return found[0]
 
-    def put(self, key: Hashable, img: Image.Image) -> None:
-        size = _nbytes(img)
+    def put(self, key: Hashable, value: V, size: int) -> None:
+        """Keep ``value`` (``size`` bytes of pixels) under ``key``, dropping the least recently used to stay within
+        the budget; what is larger than the whole budget is not kept."""
         with self._lock:
             old = self._items.pop(key, None)
             if old is not None:
-                self.held -= _nbytes(old)
+                self.held -= old[1]
             if size > self.budget:
                 return
-            self._items[key] = img
+            self._items[key] = (value, size)
             self.held += size
             while self.held > self.budget:
-                _, dropped = self._items.popitem(last=False)
-                self.held -= _nbytes(dropped)
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.held -= dropped
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
             self.held = 0
 
-    def items(self) -> list[tuple[Hashable, Image.Image]]:
+    def items(self) -> list[tuple[Hashable, V]]:
         """What is kept, least recently used first."""
         with self._lock:
-            return list(self._items.items())
+            return [(key, value) for key, (value, _) in self._items.items()]
 
     def __len__(self) -> int:
         return len(self._items)
@@ -83,7 +88,7 @@ def _nbytes(img: Image.Image) -> int:
     return img.width * img.height * len(img.getbands())
 
 
-backdrops = FrameCache(BACKDROP_BUDGET)
+backdrops: TileCache[Image.Image] = TileCache(BACKDROP_BUDGET)
 
 
 def on_backdrop(
@@ -111,7 +116,7 @@ def on_backdrop(
         first = Canvas(table_frame(size, True))
         draw(first, *args)
         frame = first.img
-        backdrops.put(key, frame)
+        backdrops.put(key, frame, _nbytes(frame))
     if not reuse:
         return canvas(frame.copy())
     img = reused_frame(size)
@@ -155,3 +160,82 @@ def reused_frame(size: tuple[int, int]) -> Image.Image:
     else:
         frames.move_to_end(size)
     return img
+
+
+# ---------------------------------------------------------------- runs: a line of a table, kept whole
+
+RUN_BUDGET = 4 * 1024 * 1024
+"""Bytes of runs kept (least recently used dropped first): a run is a few kB (a bet line of 200 × 22 px), a busy
+table's picture has a few dozen, so the runs of the tables a worker draws in turn stay."""
+
+Run = tuple[Any, tuple[int, int, int, int], Any]
+"""A kept run: its tile (a Pillow core image, or None when it draws nothing), its box from the run's even-rounded
+origin, and what its function returned."""
+
+runs: TileCache[Run] = TileCache(RUN_BUDGET)
+
+R = TypeVar("R")
+
+
+def run(
+    c: Canvas,
+    fn: Callable[..., R],
+    x: float,
+    y: float,
+    extent: tuple[int, int, int, int],
+    *args: Hashable,
+) -> R:
+    """``fn(c, x, y, *args)``: a run of a table picture (a line of texts, a seat's cell) drawn with the canvas's
+    texts, badges and cards, on the palette kept whole and pasted at once the next time (texts and cards are most
+    of a picture's drawing, and a table's next picture has most of its runs unchanged).
+
+    ``fn`` must draw from its arguments alone, within ``extent`` (left, top, right, bottom from ``(x, y)``), and
+    return what depends on them alone. A run is kept by ``fn``, its arguments and where ``(x, y)`` falls between
+    even pixels (Python rounds halves to even, so pixels come out alike only 2 pixels apart), with the box round
+    everything its texts, badges and cards read and wrote, and what that box held afterwards: when that box was
+    bare panel before it was drawn. Pasted where that box is bare panel again, it is the very picture drawing it
+    would make there (each text, badge and card sees what it saw the first time); anywhere else it is drawn.
+    In RGB (the tests' reference) it is always drawn."""
+    if not c.paletted:
+        return fn(c, x, y, *args)
+    ox, oy = math.floor(x) & ~1, math.floor(y) & ~1
+    key = (fn, x - ox, y - oy, args)
+    core, width, height = c._core, c._width, c._height
+    found = runs.get(key)
+    if found is not None:
+        tile, (left, top, right, bottom), value = found
+        if tile is None:
+            return value  # type: ignore[no-any-return]
+        box = (ox + left, oy + top, ox + right, oy + bottom)
+        if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height and core.crop(box).getbbox() is None:
+            core.paste(tile, box)
+            return value  # type: ignore[no-any-return]
+        return fn(c, x, y, *args)
+    area = (max(0, ox + extent[0]), max(0, oy + extent[1]), min(width, ox + extent[2]), min(height, oy + extent[3]))
+    before = core.crop(area) if area[0] < area[2] and area[1] < area[3] else None
+    outer, c.ink_log = c.ink_log, []
+    try:
+        value = fn(c, x, y, *args)
+        boxes = c.ink_log
+    finally:
+        c.ink_log = outer
+    if outer is not None:
+        outer.extend(boxes)
+    if before is None:
+        return value
+    if not boxes:
+        runs.put(key, (None, (0, 0, 0, 0), value), 0)
+        return value
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    if left < area[0] or top < area[1] or right > area[2] or bottom > area[3]:
+        return value  # out of its extent (or of the picture): drawn each time
+    inside = (left - area[0], top - area[1], right - area[0], bottom - area[1])
+    if before.crop(inside).getbbox() is None:  # drawn on bare panel
+        box = (left, top, right, bottom)
+        runs.put(
+            key,
+            (core.crop(box), (left - ox, top - oy, right - ox, bottom - oy), value),
+            (right - left) * (bottom - top),
+        )
+    return value

@@ -14,6 +14,7 @@ Layout (1000×560, about 450 px wide on a phone, so nothing important is smaller
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.layers import on_backdrop
+from bot.render.layers import on_backdrop, run
 from bot.render.text import Canvas, compact_chips, label
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
@@ -217,8 +218,6 @@ def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     lang = t.lang
     base = TOP_BAR_H - 12
     title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
-    x = MARGIN + c.fitted((MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
-
     status = _status_text(view, t.names, lang)
     cap_text = label(
         "oicho.table_cap",
@@ -228,18 +227,25 @@ def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         used=t.chips(view.cap_used),
         left=t.chips(view.cap_left),
     )
-    gauge_w = GAUGE_W
-    cap_w = min(text_width(cap_text, 20), 440)
-    cap_x = WIDTH - MARGIN - gauge_w - 10 - cap_w
-    c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
-    c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
+    run(c, _top_texts, 0, base, (0, -base, WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - base), title, status, cap_text)
 
     # the bank gauge (胴前; its empty bar is in the backdrop): how much of this round's cap the children have bet
+    gauge_w = GAUGE_W
     gx0, gy0 = WIDTH - MARGIN - gauge_w, base - 14
     if view.cap > 0:
         used = max(0, min(gauge_w, round(gauge_w * view.cap_used / view.cap)))
         if used:
             c.draw.rectangle((gx0, gy0, gx0 + used, gy0 + 14), fill=P.GOLD)
+
+
+def _top_texts(c: Canvas, x: float, base: float, title: str, status: str, cap_text: str) -> None:
+    """The top bar's words (a :func:`~bot.render.layers.run`): the title, what is happening, and by the gauge, the
+    bank cap used and left."""
+    x += MARGIN + c.fitted((x + MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
+    cap_w = min(text_width(cap_text, 20), 440)
+    cap_x = WIDTH - MARGIN - GAUGE_W - 10 - cap_w
+    c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
+    c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
 
 
 def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
@@ -275,13 +281,6 @@ def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> 
 def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     names, lang = t.names, t.lang
     y = DEALER_Y
-    x = MARGIN + 10
-    base = y + 34
-    bw = _badge_width(DEALER_BADGE, 22)  # the badge is in the backdrop
-    if view.dealer in view.to_act:
-        c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
-        bw += 26
-    c.fitted((x + bw + 8, base), names[view.dealer], 24, 300 - bw - 8, P.TEXT)
     tenure = view.tenure
     tenure_text = label(
         "oicho.table_tenure",
@@ -291,19 +290,45 @@ def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         limit=tenure.rounds_limit,
         net=t.signed(tenure.net),
     )
-    c.fitted((x, base + 30), tenure_text, 18, 300, P.TEXT_DIM)
     hand = view.dealer_hand.hand
-    if hand is not None:
-        c.fitted((x, base + 64), hand_name(hand, lang), 24, 300, P.GOLD)
+    x, base = MARGIN + 10, y + 34
+    after_badge = math.floor(_badge_width(DEALER_BADGE, 22))  # the badge 親 is in the backdrop, before the name
+    run(c, _dealer_name, x, base, (after_badge, -34, 310, 8), names[view.dealer], view.dealer in view.to_act)
+    hand_text = hand_name(hand, lang) if hand is not None else ""
+    run(c, _dealer_lines, x, base + 30, (0, -22, 310, DEALER_H - 64), tenure_text, hand_text)
 
     _card_slots(c, view.dealer_hand.cards, DEALER_CARDS_X, DEALER_CARDS_Y)
 
     if view.maki_fuda:
-        sw, sh = card_size(SMALL_CARD_W)
+        sw = card_size(SMALL_CARD_W)[0]
         mx = WIDTH - MARGIN - 10 - 4 * (sw + 4)
-        c.fitted((mx, y + 28), label("oicho.table_maki_fuda", lang, FALLBACK), 18, 4 * (sw + 4), P.TEXT_DIM)
-        for k, card in enumerate(view.maki_fuda[:4]):
-            c.paste_card(_face(card, SMALL_CARD_W), (mx + k * (sw + 4), y + DEALER_H - sh - 10))
+        maki = label("oicho.table_maki_fuda", lang, FALLBACK)
+        run(c, _maki_fuda, mx, y, (0, 0, 4 * (sw + 4), DEALER_H), maki, tuple(view.maki_fuda[:4]))
+
+
+def _dealer_name(c: Canvas, x: float, base: float, name: str, to_act: bool) -> None:
+    """The dealer's name after the backdrop's badge 親, with the turn marker when he is to act (a
+    :func:`~bot.render.layers.run`)."""
+    bw = _badge_width(DEALER_BADGE, 22)
+    if to_act:
+        c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
+        bw += 26
+    c.fitted((x + bw + 8, base), name, 24, 300 - bw - 8, P.TEXT)
+
+
+def _dealer_lines(c: Canvas, x: float, base: float, tenure: str, hand: str) -> None:
+    """The dealer's tenure and, once shown, his hand, under his name (a :func:`~bot.render.layers.run`)."""
+    c.fitted((x, base), tenure, 18, 300, P.TEXT_DIM)
+    if hand:
+        c.fitted((x, base + 34), hand, 24, 300, P.GOLD)
+
+
+def _maki_fuda(c: Canvas, x: float, y: float, heading: str, cards: tuple[KabuCard | None, ...]) -> None:
+    """まき札 (a :func:`~bot.render.layers.run`): the heading and up to four small cards under it."""
+    sw, sh = card_size(SMALL_CARD_W)
+    c.fitted((x, y + 28), heading, 18, 4 * (sw + 4), P.TEXT_DIM)
+    for k, card in enumerate(cards):
+        c.paste_card(_face(card, SMALL_CARD_W), (round(x) + k * (sw + 4), round(y) + DEALER_H - sh - 10))
 
 
 def _badge_width(text: str, size: int) -> float:
@@ -336,18 +361,17 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _
     _card_slots(c, pile.cards, x0 + PILE_CARDS_DX, cards_y)
     y = cards_y + card_size(CARD_W)[1] + 26
 
+    hand, hand_colour = "", P.TEXT
     if pile.hand is not None:
-        c.fitted((x0 + pad, y), hand_name(pile.hand, lang), 22, col_w - 2 * pad, P.TEXT)
+        hand = hand_name(pile.hand, lang)
     else:
         pts = _visible_points(pile.cards)
         if pts is not None:
-            c.fitted((x0 + pad, y), points_name(pts, lang), 22, col_w - 2 * pad, P.TEXT_DIM)
+            hand, hand_colour = points_name(pts, lang), P.TEXT_DIM
+    outcome, outcome_colour = _outcome(pile, lang) if pile.outcome is not None else ("", P.FELT_LINE)
+    run(c, _pile_result, x0, y, (0, -26, col_w + 1, 40), hand, hand_colour, outcome, outcome_colour)
     y += 28
-
-    if pile.outcome is not None:
-        text, outcome_colour = _outcome(pile, lang)
-        c.draw.rectangle((x0 + 4, y - 21, x1 - 4, y + 6), fill=outcome_colour)
-        c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
+    if outcome:
         y += 28
 
     _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, t)
@@ -376,15 +400,13 @@ def _bet_lines(
     slots = rows * columns
     shown = bettors if len(bettors) <= slots else bettors[: slots - 1]
     marking = view.phase in ("betting", "deciding") and not pile.decided
+    extent = (-8, -size - 8, math.ceil(col_w) + 8, size // 2 + 8)
     for k, (seat, amount) in enumerate(shown):
         col, row = divmod(k, rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        aw = c.text((lx + col_w, ly), t.chips(amount), size, P.GOLD, anchor="rs")
-        lead = 0.0
-        if marking and pile.decider == seat:  # 決: who decides this pile's second extra
-            lead = c.badge(lx, ly, "決", size - 4, P.GOLD, P.INK) + 3
         colour = P.GOLD if seat in view.to_act else P.TEXT
-        c.fitted((lx + lead, ly), t.names[seat], size, col_w - aw - 6 - lead, colour)
+        decider = marking and pile.decider == seat  # 決: who decides this pile's second extra
+        run(c, _bet_line, lx, ly, extent, col_w, size, t.chips(amount), t.names[seat], colour, decider)
     if len(shown) < len(bettors):
         rest = bettors[len(shown) :]
         col, row = divmod(len(shown), rows)
@@ -392,6 +414,33 @@ def _bet_lines(
         tw = c.text((lx + col_w, ly), t.chips(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
         more = label("oicho.table_more_bets", t.lang, FALLBACK, count=len(rest))
         c.fitted((lx, ly), more, size, col_w - tw - 6, P.TEXT_DIM)
+
+
+def _bet_line(
+    c: Canvas, x: float, y: float, width: float, size: int, chips: str, name: str, colour: P.RGB, decider: bool
+) -> None:
+    """One bettor's line (a :func:`~bot.render.layers.run`): the name (after 決 for the pile's decider) and, on the
+    right, the amount."""
+    aw = c.text((x + width, y), chips, size, P.GOLD, anchor="rs")
+    lead = 0.0
+    if decider:
+        lead = c.badge(x, y, "決", size - 4, P.GOLD, P.INK) + 3
+    c.fitted((x + lead, y), name, size, width - aw - 6 - lead, colour)
+
+
+def _pile_result(
+    c: Canvas, x0: float, y: float, hand: str, hand_colour: P.RGB, outcome: str, outcome_colour: P.RGB
+) -> None:
+    """A pile's hand (or the points of its face-up cards) and, at the showdown, its outcome on a coloured bar under
+    it (a :func:`~bot.render.layers.run`)."""
+    col_w = PILE_COL_W
+    if hand:
+        c.fitted((x0 + PILE_PAD, y), hand, 22, col_w - 2 * PILE_PAD, hand_colour)
+    if outcome:
+        y += 28
+        x1 = x0 + col_w
+        c.bar((x0 + 4, y - 21, x1 - 4, y + 6), outcome_colour)
+        c.fitted(((x0 + x1) / 2, y), outcome, 20, col_w - 12, P.INK, anchor="ms")
 
 
 def _outcome(pile: PileView, lang: str) -> tuple[str, P.RGB]:
@@ -411,21 +460,54 @@ def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         x = MARGIN + col * cell_w
         base = SEATS_Y + row * SEAT_ROW_H + 22  # on the backdrop's seat frame
         active = view.active[seat] if seat < len(view.active) else True
-        colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
-        lead = 6.0
-        if seat in view.to_act:
-            c.text((x + lead, base), TURN_MARK, 18, P.GOLD)
-            lead += 20
-        if seat == view.dealer:
-            lead += c.badge(x + lead, base, DEALER_BADGE, 16, P.GOLD, P.INK) + 4
-        if seat in view.winners:
-            c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
-            lead += 20
-        right: float = x + cell_w - 10
-        if deltas is not None and seat < len(deltas) and deltas[seat]:
-            d = deltas[seat]
-            right -= c.text((right, base), t.signed(d), 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6
+        delta = deltas[seat] if deltas is not None and seat < len(deltas) else 0
         stack = t.short(view.stacks[seat]) if seat < len(view.stacks) else ""
-        right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
-        name_colour = P.GOLD if seat in view.to_act else colour
-        c.fitted((x + lead, base), names[seat], 18, right - x - lead, name_colour)
+        run(
+            c,
+            _seat_cell,
+            x,
+            base,
+            (0, -24, cell_w, 8),
+            cell_w,
+            names[seat],
+            stack,
+            t.signed(delta) if delta else "",
+            delta > 0,
+            active,
+            seat in view.to_act,
+            seat == view.dealer,
+            seat in view.winners,
+        )
+
+
+def _seat_cell(
+    c: Canvas,
+    x: float,
+    base: float,
+    cell_w: int,
+    name: str,
+    stack: str,
+    delta: str,
+    won: bool,
+    active: bool,
+    to_act: bool,
+    dealer: bool,
+    winner: bool,
+) -> None:
+    """A seat's cell (a :func:`~bot.render.layers.run`, on the backdrop's frame): the turn marker, the dealer's
+    badge and the winner's star, the name, and on the right the stack and the round's result."""
+    colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
+    lead = 6.0
+    if to_act:
+        c.text((x + lead, base), TURN_MARK, 18, P.GOLD)
+        lead += 20
+    if dealer:
+        lead += c.badge(x + lead, base, DEALER_BADGE, 16, P.GOLD, P.INK) + 4
+    if winner:
+        c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
+        lead += 20
+    right: float = x + cell_w - 10
+    if delta:
+        right -= c.text((right, base), delta, 16, P.WIN if won else P.LOSE, anchor="rs") + 6
+    right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
+    c.fitted((x + lead, base), name, 18, right - x - lead, P.GOLD if to_act else colour)

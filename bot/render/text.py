@@ -245,6 +245,9 @@ class Canvas:
         self._width, self._height = img.size
         self.last_ink: tuple[int, int, int, int] = (0, 0, 0, 0)
         """The box of the last text's ink (as :func:`ink_box` gives it)."""
+        self.ink_log: list[tuple[int, int, int, int]] | None = None
+        """While a list (:func:`~bot.render.layers.run` sets one): on the palette, the box every text, badge and card
+        reads and writes is added to it."""
 
     def text(
         self,
@@ -275,6 +278,8 @@ class Canvas:
         tile, dx, dy, w, h, advance = panel_text(text, size, anchor, stroke, fill)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         box = self.last_ink = (x, y, x + w, y + h)
+        if self.ink_log is not None:
+            self.ink_log.append(box)
         core = self._core
         if x >= 0 and y >= 0 and x + w <= self._width and y + h <= self._height and core.crop(box).getbbox() is None:
             core.paste(tile, box)  # on bare panel (most texts): the tile made for it
@@ -313,6 +318,8 @@ class Canvas:
         x, y = xy
         width, height = face.size
         box = (x, y, x + width, y + height)
+        if self.ink_log is not None:
+            self.ink_log.append(box)
         tile, top, bottom = paletted_on(face, PANEL)
         core = self._core
         if (
@@ -327,12 +334,21 @@ class Canvas:
         else:
             core.paste(paletted(face).im, box, face.im)
 
+    def bar(self, box: tuple[float, float, float, float], fill: P.RGB) -> None:
+        """A filled rectangle (its corners inclusive, as :meth:`ImageDraw.rectangle` takes them), such as a pile's
+        outcome bar, noted like a text's ink while a run is drawn."""
+        if self.ink_log is not None:
+            self.ink_log.append((math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]) + 1, math.ceil(box[3]) + 1))
+        self.draw.rectangle(box, fill=fill)
+
     def card_in_place(self, face: Image.Image, xy: tuple[int, int]) -> None:
         """A card image in an empty card place drawn on a panel (its outline, as :meth:`empty_place` draws it, at the
         card's very box): the face laid on the panel, its corners the panel's colour, as on bare panel."""
         x, y = xy
         box = (x, y, x + face.width, y + face.height)
         if self.paletted:
+            if self.ink_log is not None:
+                self.ink_log.append(box)
             self._core.paste(paletted_on(face, PANEL)[0].im, box)
         else:
             self.img.paste(PANEL, box)
@@ -367,6 +383,9 @@ class Canvas:
         w = text_width(text, size)
         pad = max(2, size // 5)
         top = baseline - size * 0.95
-        self.draw.rounded_rectangle((x, top, x + w + 2 * pad, baseline + size * 0.22), radius=3, fill=bg)
+        box = (x, top, x + w + 2 * pad, baseline + size * 0.22)
+        if self.ink_log is not None:  # (a box round every pixel the tag may take, however Pillow rounds it)
+            self.ink_log.append((math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]) + 1, math.ceil(box[3]) + 1))
+        self.draw.rounded_rectangle(box, radius=3, fill=bg)
         self.text((x + pad, baseline), text, size, fg)
         return w + 2 * pad

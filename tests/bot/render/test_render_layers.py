@@ -18,6 +18,7 @@ from bot.render import cards, encode, layers, ofc, oicho, text
 from bot.render import hachi_hachi as hh
 from bot.render import luk_fu as lf
 from bot.render import palette as P
+from bot.render.fonts import text_width
 from bot.render.samples import BUSY_NAMES, busy_oicho_view
 from games.core.cards import KabuCard, parse_french
 from tests.bot.render import test_render_ofc
@@ -95,18 +96,20 @@ def test_a_backdrop_is_drawn_once_per_layout(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_the_backdrop_cache_is_bounded_and_keeps_the_most_recently_used() -> None:
-    frame = Image.new("P", (100, 50))  # 5,000 bytes
-    cache = layers.FrameCache(budget=12_000)
-    cache.put("a", frame)
-    cache.put("b", frame.copy())
+    frame = Image.new("P", (100, 50))
+    cache: layers.TileCache[Image.Image] = layers.TileCache(budget=12_000)
+    cache.put("a", frame, 5_000)
+    cache.put("b", frame.copy(), 5_000)
     assert cache.get("a") is frame  # "a" is now the most recently used
-    cache.put("c", frame.copy())
+    cache.put("c", frame.copy(), 5_000)
     assert "b" not in cache and "a" in cache and "c" in cache
     assert cache.held == 10_000 <= cache.budget
-    cache.put("huge", Image.new("RGB", (100, 50)))  # 15,000 bytes: more than the whole budget, never kept
+    cache.put("huge", Image.new("RGB", (100, 50)), 15_000)  # more than the whole budget: never kept
     assert "huge" not in cache and len(cache) == 2
+    cache.put("a", frame, 1_000)  # kept again under its key: counted once
+    assert cache.held == 6_000
     for k in range(50):
-        cache.put(k, frame.copy())
+        cache.put(k, frame.copy(), 5_000)
         assert cache.held <= cache.budget
     assert len(cache) == 2
 
@@ -297,3 +300,149 @@ def test_a_blank_canvas_in_a_reused_frame_is_blank_felt_again() -> None:
     assert again.img.tobytes() == text.table_frame(size, paletted=True).tobytes()
     assert layers.blank_canvas(text.Canvas, size, paletted=True, reuse=False).img is not c.img
     assert layers.blank_canvas(text.Canvas, size, paletted=False, reuse=True).img.mode == "RGB"
+
+
+# ---------------------------------------------------------------- runs
+
+
+@pytest.fixture
+def fresh_runs() -> Iterator[None]:
+    layers.runs.clear()
+    yield
+    layers.runs.clear()
+
+
+DRAWN: list[tuple[str, int]] = []
+
+
+def _name_and_amount(c: text.Canvas, x: float, y: float, name: str, amount: int) -> float:
+    """A run (counted when drawn): a badge, a name and an amount on the right, as a table's line."""
+    DRAWN.append((name, amount))
+    return _line(c, x, y, name, amount)
+
+
+def _line(c: text.Canvas, x: float, y: float, name: str, amount: int) -> float:
+    lead = c.badge(x, y, "決", 15, P.GOLD, P.INK) + 3
+    c.fitted((x + lead, y), name, 19, 120 - lead, P.TEXT)
+    return c.text((x + 180, y), f"{amount:,}", 19, P.GOLD, anchor="rs")
+
+
+EXTENT = (-4, -24, 184, 8)
+
+
+def _panel(paletted: bool) -> text.Canvas:
+    c = text.Canvas(text.table_frame((420, 160), paletted))
+    c.draw.rounded_rectangle((4, 4, 415, 155), radius=8, fill=P.FELT_DARK)
+    return c
+
+
+def _direct(x: float, y: float, name: str, amount: int, before: Callable[[text.Canvas], None] | None = None) -> bytes:
+    """The picture the run makes drawn as it is (on the palette, not kept)."""
+    c = _panel(True)
+    if before:
+        before(c)
+    _line(c, x, y, name, amount)
+    return c.img.tobytes()
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_a_run_drawn_again_on_bare_panel_is_pasted_whole_and_is_the_same_picture() -> None:
+    DRAWN.clear()
+    for x, y in ((20.5, 40), (22.5, 40.0), (20.5, 42), (120.5, 100.5), (122.5, 100.5)):
+        c = _panel(True)
+        width = layers.run(c, _name_and_amount, x, y, EXTENT, "Hanako 花子", 1234)
+        assert width == text_width("1,234", 19)
+        assert c.img.tobytes() == _direct(x, y, "Hanako 花子", 1234), (x, y)
+    # drawn at (20.5, 40) and (120.5, 100.5), and pasted 2 pixels to the right or lower; (22.5 lies between even
+    # pixels as 20.5 does: Python rounds 20.5 down and 22.5 down too, to even)
+    assert DRAWN == [("Hanako 花子", 1234)] * 2
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_runs_of_other_words_or_between_other_pixels_are_drawn_afresh() -> None:
+    DRAWN.clear()
+    places = [(20, 40), (21, 40), (20, 41), (20.5, 40), (20.25, 40)]
+    for x, y in places:
+        c = _panel(True)
+        layers.run(c, _name_and_amount, x, y, EXTENT, "Bob", 7)
+        assert c.img.tobytes() == _direct(x, y, "Bob", 7)
+    for name, amount in (("Bob", 8), ("Bobby", 7), ("bob", 7)):
+        c = _panel(True)
+        layers.run(c, _name_and_amount, 20, 40, EXTENT, name, amount)
+        assert c.img.tobytes() == _direct(20, 40, name, amount)
+    assert len(DRAWN) == len(places) + 3
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_a_run_is_drawn_where_its_place_is_not_bare_and_not_kept_when_drawn_over_something() -> None:
+    def line(c: text.Canvas) -> None:
+        c.draw.line((60, 10, 60, 150), fill=P.FELT_LINE, width=2)  # across the run's texts
+
+    DRAWN.clear()
+    kept = _panel(True)
+    layers.run(kept, _name_and_amount, 20, 40, EXTENT, "Ann", 5)  # kept
+    for _ in range(2):
+        c = _panel(True)
+        line(c)
+        layers.run(c, _name_and_amount, 20, 40, EXTENT, "Ann", 5)
+        assert c.img.tobytes() == _direct(20, 40, "Ann", 5, line)
+    assert len(DRAWN) == 3  # kept, then drawn over the line twice
+    for _ in range(2):  # first drawn over the line: not kept, drawn each time
+        c = _panel(True)
+        line(c)
+        layers.run(c, _name_and_amount, 20, 90, EXTENT, "Bea", 5)
+    assert len(DRAWN) == 5
+    for _ in range(2):  # now on bare panel: drawn and kept, then pasted (at any place between even pixels alike)
+        c = _panel(True)
+        layers.run(c, _name_and_amount, 20, 90, EXTENT, "Bea", 5)
+        assert c.img.tobytes() == _direct(20, 90, "Bea", 5)
+    assert len(DRAWN) == 6
+    c = _panel(True)
+    layers.run(c, _name_and_amount, 40, 60, EXTENT, "Bea", 5)
+    assert len(DRAWN) == 6
+    assert c.img.tobytes() == _direct(40, 60, "Bea", 5)
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_a_run_reaching_out_of_its_extent_or_the_picture_is_never_kept() -> None:
+    DRAWN.clear()
+    for _ in range(2):
+        layers.run(_panel(True), _name_and_amount, 20, 40, (-4, -24, 100, 8), "Ann", 123_456)  # the amount is out
+        layers.run(_panel(True), _name_and_amount, 300, 40, EXTENT, "Ann", 5)  # out of the picture on the right
+    assert len(DRAWN) == 4
+    c = _panel(True)
+    layers.run(c, _name_and_amount, 300, 40, EXTENT, "Ann", 5)
+    assert c.img.tobytes() == _direct(300, 40, "Ann", 5)
+
+
+def test_in_rgb_a_run_is_always_drawn() -> None:
+    DRAWN.clear()
+    for _ in range(2):
+        c = _panel(False)
+        layers.run(c, _name_and_amount, 20, 40, EXTENT, "Ann", 5)
+    assert len(DRAWN) == 2
+    assert len(layers.runs) == 0 or all(key[0] is not _name_and_amount for key, _ in layers.runs.items())  # type: ignore[index]
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_runs_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(layers.runs, "budget", 30_000)
+    for amount in range(60):
+        layers.run(_panel(True), _name_and_amount, 20, 40, EXTENT, "A name", amount)
+        assert layers.runs.held <= 30_000
+    assert 0 < len(layers.runs) < 60
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_oicho_tables_in_turn_never_share_a_run_wrongly() -> None:
+    """Runs of many states of a table (bets, turns, stacks, results, languages, stakes), drawn in turn on the
+    palette, are each the RGB picture of that state."""
+    views = [busy_oicho_view(phase) for phase in ("betting", "deciding", "dealer", "round_over", "game_over")]
+    views += [betting_oicho_view(), replace(busy_oicho_view("betting"), stacks=(5, 6, 7, 8, 9, 10, 11, 12, 13, 14))]
+    views += [replace(busy_oicho_view("round_over"), last_deltas=tuple(-d for d in busy_oicho_view().last_deltas))]  # type: ignore[union-attr]
+    for lang, stake in (("ja", 1), ("en", 1), ("ja", 3)):
+        for view in views + views[::-1]:
+            rgb = oicho.compose_oicho_table(view, BUSY_NAMES, lang, stake)
+            png = Image.open(io.BytesIO(oicho.render_oicho_table(view, BUSY_NAMES, lang, stake=stake)))
+            assert png.tobytes() == encode.quantize(rgb).tobytes()
+    assert len(layers.runs) > 0
