@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import get_args
 
 from PIL import Image
@@ -26,7 +27,7 @@ from bot.render.encode import Format, encode
 from bot.render.fonts import fit
 from bot.render.layers import on_backdrop
 from bot.render.text import Canvas
-from games.core.cards import FrenchCard
+from games.core.cards import FrenchCard, french_deck
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import RoyaltyScheme, category_name, eval_row
 from games.ofc.rules import Variant
@@ -168,8 +169,9 @@ def _board_drawing(b: BoardView, view: OFCPublicView, scheme: RoyaltyScheme) -> 
     for name in ROWS:
         cards = b.row(name)
         hand, royalty = None, 0
-        if len(cards) == ROW_SIZE[name] and all(c is not None for c in cards):
-            value = eval_row([c for c in cards if c is not None])
+        face_up = tuple(c for c in cards if c is not None)
+        if len(face_up) == len(cards) == ROW_SIZE[name]:
+            value = _row_value(face_up)
             hand = category_name(value)
             if not b.fouled:
                 royalty = {"front": scheme.front, "middle": scheme.middle, "back": scheme.back}[name](value)
@@ -187,22 +189,53 @@ def _board_drawing(b: BoardView, view: OFCPublicView, scheme: RoyaltyScheme) -> 
     )
 
 
+ROW_VALUES = 4096
+"""Complete rows whose hand is kept (:func:`_row_value`): a row stays as it is for the rest of its hand, drawn on
+every picture until then; an entry is a few hundred bytes."""
+
+
+@lru_cache(maxsize=ROW_VALUES)
+def _row_value(cards: tuple[FrenchCard, ...]) -> int:
+    """The hand value of a complete row (:func:`~games.ofc.eval.eval_row`)."""
+    return eval_row(cards)
+
+
+_FRENCH_BY_NOTATION = {card.notation: card for card in french_deck()}
+
+
+def _board_rows(text: str) -> tuple[tuple[FrenchCard, ...], ...]:
+    """The rows of a finished board as the engine writes it (:class:`~games.ofc.board.Board` as text: each card's
+    notation, the rows split by ``/``), each card looked up by its notation rather than parsed: 52 cards on a
+    four-player showdown, parsed, were a fifth of its drawing. Anything else is left to :meth:`Board.parse`."""
+    parts = text.split("/")
+    if len(parts) == len(ROWS):
+        try:
+            rows = tuple(tuple(_FRENCH_BY_NOTATION[token] for token in part.split()) for part in parts)
+        except KeyError:
+            pass
+        else:
+            cards = [card for row in rows for card in row]
+            if len(set(cards)) == len(cards):
+                return rows
+    board = Board.parse(text)
+    return tuple(board.row(name) for name in ROWS)
+
+
 def _showdown_drawing(view: OFCPublicView, waiting: tuple[int, ...]) -> OFCTableDrawing:
     last = view.last_hand
     assert last is not None
     boards = []
     for seat, text in enumerate(last.boards):
-        board = Board.parse(text)
         score = last.scores[seat]
         values = (score.front, score.middle, score.back)
         rows = tuple(
             OFCRowDrawing(
-                cards=board.row(name),
+                cards=cards,
                 size=ROW_SIZE[name],
-                hand=category_name(values[i]) if len(board.row(name)) == ROW_SIZE[name] else None,
+                hand=category_name(values[i]) if len(cards) == ROW_SIZE[name] else None,
                 royalty=0 if score.fouled else score.row_royalties[i],
             )
-            for i, name in enumerate(ROWS)
+            for i, (name, cards) in enumerate(zip(ROWS, _board_rows(text), strict=True))
         )
         boards.append(
             OFCBoardDrawing(
