@@ -217,17 +217,11 @@ def _visible_points(cards: Sequence[KabuCard | None]) -> int | None:
 def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     lang = t.lang
     base = TOP_BAR_H - 12
-    title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
     status = _status_text(view, t.names, lang)
-    cap_text = label(
-        "oicho.table_cap",
-        lang,
-        FALLBACK,
-        cap=t.chips(view.cap),
-        used=t.chips(view.cap_used),
-        left=t.chips(view.cap_left),
+    cap = (t.chips(view.cap), t.chips(view.cap_used), t.chips(view.cap_left))
+    run(
+        c, _top_texts, 0, base, (0, -base, WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - base), lang, view.round_no, status, cap
     )
-    run(c, _top_texts, 0, base, (0, -base, WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - base), title, status, cap_text)
 
     # the bank gauge (胴前; its empty bar is in the backdrop): how much of this round's cap the children have bet
     gauge_w = GAUGE_W
@@ -238,9 +232,13 @@ def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
             c.draw.rectangle((gx0, gy0, gx0 + used, gy0 + 14), fill=P.GOLD)
 
 
-def _top_texts(c: Canvas, x: float, base: float, title: str, status: str, cap_text: str) -> None:
+def _top_texts(
+    c: Canvas, x: float, base: float, lang: str, round_no: int, status: str, cap: tuple[str, str, str]
+) -> None:
     """The top bar's words (a :func:`~bot.render.layers.run`): the title, what is happening, and by the gauge, the
-    bank cap used and left."""
+    bank cap, bet and left."""
+    title = label("oicho.table_title", lang, FALLBACK, round=round_no)
+    cap_text = label("oicho.table_cap", lang, FALLBACK, cap=cap[0], used=cap[1], left=cap[2])
     x += MARGIN + c.fitted((x + MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
     cap_w = min(text_width(cap_text, 20), 440)
     cap_x = WIDTH - MARGIN - GAUGE_W - 10 - cap_w
@@ -282,20 +280,12 @@ def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     names, lang = t.names, t.lang
     y = DEALER_Y
     tenure = view.tenure
-    tenure_text = label(
-        "oicho.table_tenure",
-        lang,
-        FALLBACK,
-        held=tenure.rounds_held,
-        limit=tenure.rounds_limit,
-        net=t.signed(tenure.net),
-    )
     hand = view.dealer_hand.hand
     x, base = MARGIN + 10, y + 34
     after_badge = math.floor(_badge_width(DEALER_BADGE, 22))  # the badge 親 is in the backdrop, before the name
     run(c, _dealer_name, x, base, (after_badge, -34, 310, 8), names[view.dealer], view.dealer in view.to_act)
-    hand_text = hand_name(hand, lang) if hand is not None else ""
-    run(c, _dealer_lines, x, base + 30, (0, -22, 310, DEALER_H - 64), tenure_text, hand_text)
+    held = (tenure.rounds_held, tenure.rounds_limit, t.signed(tenure.net))
+    run(c, _dealer_lines, x, base + 30, (0, -22, 310, DEALER_H - 64), lang, held, hand)
 
     _card_slots(c, view.dealer_hand.cards, DEALER_CARDS_X, DEALER_CARDS_Y)
 
@@ -316,11 +306,17 @@ def _dealer_name(c: Canvas, x: float, base: float, name: str, to_act: bool) -> N
     c.fitted((x + bw + 8, base), name, 24, 300 - bw - 8, P.TEXT)
 
 
-def _dealer_lines(c: Canvas, x: float, base: float, tenure: str, hand: str) -> None:
-    """The dealer's tenure and, once shown, his hand, under his name (a :func:`~bot.render.layers.run`)."""
-    c.fitted((x, base), tenure, 18, 300, P.TEXT_DIM)
-    if hand:
-        c.fitted((x, base + 34), hand, 24, 300, P.GOLD)
+def _dealer_lines(
+    c: Canvas, x: float, base: float, lang: str, tenure: tuple[int, int, str], hand: HandView | None
+) -> None:
+    """The dealer's tenure (rounds held, of how many, and his net) and, once shown, his hand, under his name (a
+    :func:`~bot.render.layers.run`: the words are looked up only when it is drawn)."""
+    held, limit, net = tenure
+    c.fitted(
+        (x, base), label("oicho.table_tenure", lang, FALLBACK, held=held, limit=limit, net=net), 18, 300, P.TEXT_DIM
+    )
+    if hand is not None:
+        c.fitted((x, base + 34), hand_name(hand, lang), 24, 300, P.GOLD)
 
 
 def _maki_fuda(c: Canvas, x: float, y: float, heading: str, cards: tuple[KabuCard | None, ...]) -> None:
@@ -354,22 +350,15 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _
     pad = PILE_PAD
     base = y0 + 28  # the backdrop has the pile's label (P1 … P4) there
     if pile.total:
-        total_text = label("oicho.table_pile_total", lang, FALLBACK, total=t.chips(pile.total))
-        c.fitted((x1 - pad, base), total_text, 20, col_w - 60, P.GOLD, anchor="rs")
+        run(c, _pile_total, x1 - pad, base, (-col_w, -26, 4, 8), lang, t.chips(pile.total))
 
     cards_y = PILE_CARDS_Y
     _card_slots(c, pile.cards, x0 + PILE_CARDS_DX, cards_y)
     y = cards_y + card_size(CARD_W)[1] + 26
 
-    hand, hand_colour = "", P.TEXT
-    if pile.hand is not None:
-        hand = hand_name(pile.hand, lang)
-    else:
-        pts = _visible_points(pile.cards)
-        if pts is not None:
-            hand, hand_colour = points_name(pts, lang), P.TEXT_DIM
-    outcome, outcome_colour = _outcome(pile, lang) if pile.outcome is not None else ("", P.FELT_LINE)
-    run(c, _pile_result, x0, y, (0, -26, col_w + 1, 40), hand, hand_colour, outcome, outcome_colour)
+    points = _visible_points(pile.cards) if pile.hand is None else None
+    outcome = (pile.outcome, max(1, pile.multiplier)) if pile.outcome is not None else None
+    run(c, _pile_result, x0, y, (0, -26, col_w + 1, 40), lang, pile.hand, points, outcome)
     y += 28
     if outcome:
         y += 28
@@ -428,25 +417,39 @@ def _bet_line(
     c.fitted((x + lead, y), name, size, width - aw - 6 - lead, colour)
 
 
+def _pile_total(c: Canvas, right: float, base: float, lang: str, chips: str) -> None:
+    """What the pile's bets add up to, on the right of its label (a :func:`~bot.render.layers.run`)."""
+    total = label("oicho.table_pile_total", lang, FALLBACK, total=chips)
+    c.fitted((right, base), total, 20, PILE_COL_W - 60, P.GOLD, anchor="rs")
+
+
 def _pile_result(
-    c: Canvas, x0: float, y: float, hand: str, hand_colour: P.RGB, outcome: str, outcome_colour: P.RGB
+    c: Canvas,
+    x0: float,
+    y: float,
+    lang: str,
+    hand: HandView | None,
+    points: int | None,
+    outcome: tuple[str, int] | None,
 ) -> None:
-    """A pile's hand (or the points of its face-up cards) and, at the showdown, its outcome on a coloured bar under
-    it (a :func:`~bot.render.layers.run`)."""
+    """A pile's hand (or the points of its face-up cards) and, at the showdown, its outcome (and multiplier) on a
+    coloured bar under it (a :func:`~bot.render.layers.run`: the words are looked up only when it is drawn)."""
     col_w = PILE_COL_W
-    if hand:
-        c.fitted((x0 + PILE_PAD, y), hand, 22, col_w - 2 * PILE_PAD, hand_colour)
-    if outcome:
+    if hand is not None:
+        c.fitted((x0 + PILE_PAD, y), hand_name(hand, lang), 22, col_w - 2 * PILE_PAD, P.TEXT)
+    elif points is not None:
+        c.fitted((x0 + PILE_PAD, y), points_name(points, lang), 22, col_w - 2 * PILE_PAD, P.TEXT_DIM)
+    if outcome is not None:
+        text, colour = _outcome(*outcome, lang)
         y += 28
         x1 = x0 + col_w
-        c.bar((x0 + 4, y - 21, x1 - 4, y + 6), outcome_colour)
-        c.fitted(((x0 + x1) / 2, y), outcome, 20, col_w - 12, P.INK, anchor="ms")
+        c.bar((x0 + 4, y - 21, x1 - 4, y + 6), colour)
+        c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
 
 
-def _outcome(pile: PileView, lang: str) -> tuple[str, P.RGB]:
-    outcome = pile.outcome or "unbet"
+def _outcome(outcome: str, multiplier: int, lang: str) -> tuple[str, P.RGB]:
     colour = {"pile": P.WIN, "dealer": P.LOSE, "push": P.PUSH}.get(outcome, P.FELT_LINE)
-    return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=max(1, pile.multiplier)), colour
+    return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=multiplier), colour
 
 
 def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
