@@ -35,14 +35,14 @@ def bare_png(img: Image.Image) -> bytes:
 
 
 def clear_caches() -> None:
-    """Forget rasterised text, card images, backdrops and palette look-ups, as after a restart."""
+    """Forget rasterised text, card images, backdrops, runs, reused frames and palette look-ups, as after a restart."""
     text.text_mask.cache_clear()
     text.text_tile.cache_clear()
     text.panel_text.cache_clear()
     for fn in (cards.kabu_face, cards.card_back, cards.french_face, cards.lukfu_face):
         fn.cache_clear()
     encode.clear_caches()
-    layers.backdrops.clear()
+    layers.clear_caches()
 
 
 def blank_frame(size: tuple[int, int]) -> Image.Image:

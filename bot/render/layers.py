@@ -162,17 +162,25 @@ def reused_frame(size: tuple[int, int]) -> Image.Image:
     return img
 
 
-# ---------------------------------------------------------------- runs: a line of a table, kept whole
+# ---------------------------------------------------------------- runs: a piece of a table, kept whole
 
 RUN_BUDGET = 4 * 1024 * 1024
-"""Bytes of runs kept (least recently used dropped first): a run is a few kB (a bet line of 200 × 22 px), a busy
-table's picture has a few dozen, so the runs of the tables a worker draws in turn stay."""
+"""Bytes of runs kept (least recently used dropped first): a busy Oicho-Kabu picture's runs take about 300 kB, so
+the runs of the dozen tables a worker last drew stay."""
+
+RUNS_SEEN = 2048
+"""Runs drawn once and not kept, remembered (by a hash) so that the second time one is drawn it is kept: a run is
+kept only when it comes back while the ones drawn since still fit in :data:`RUN_BUDGET` (about as many runs as it
+holds). A worker drawing hundreds of tables in turn, whose runs would be dropped before their table's next picture,
+then spends nothing on keeping them."""
 
 Run = tuple[Any, tuple[int, int, int, int], Any]
 """A kept run: its tile (a Pillow core image, or None when it draws nothing), its box from the run's even-rounded
 origin, and what its function returned."""
 
 runs: TileCache[Run] = TileCache(RUN_BUDGET)
+_seen: dict[int, None] = {}
+_seen_lock = threading.Lock()
 
 R = TypeVar("R")
 
@@ -186,31 +194,67 @@ def run(
     *args: Hashable,
 ) -> R:
     """``fn(c, x, y, *args)``: a run of a table picture (a line of texts, a seat's cell) drawn with the canvas's
-    texts, badges and cards, on the palette kept whole and pasted at once the next time (texts and cards are most
-    of a picture's drawing, and a table's next picture has most of its runs unchanged).
+    texts, badges, bars and cards, on the palette kept whole and pasted at once the next times (texts and cards are
+    most of a picture's drawing, and a table's next picture has most of its runs unchanged).
 
     ``fn`` must draw from its arguments alone, within ``extent`` (left, top, right, bottom from ``(x, y)``), and
     return what depends on them alone. A run is kept by ``fn``, its arguments and where ``(x, y)`` falls between
     even pixels (Python rounds halves to even, so pixels come out alike only 2 pixels apart), with the box round
-    everything its texts, badges and cards read and wrote, and what that box held afterwards: when that box was
-    bare panel before it was drawn. Pasted where that box is bare panel again, it is the very picture drawing it
-    would make there (each text, badge and card sees what it saw the first time); anywhere else it is drawn.
-    In RGB (the tests' reference) it is always drawn."""
+    everything its texts, badges, bars and cards read and wrote, and what that box held afterwards: when that box
+    was bare panel before it was drawn, the second time it is drawn (:data:`RUNS_SEEN`). Pasted where that box is
+    bare panel again, it is the very picture drawing it would make there (each text, badge, bar and card sees what
+    it saw then); anywhere else it is drawn. In RGB (the tests' reference) it is always drawn."""
     if not c.paletted:
         return fn(c, x, y, *args)
     ox, oy = math.floor(x) & ~1, math.floor(y) & ~1
     key = (fn, x - ox, y - oy, args)
-    core, width, height = c._core, c._width, c._height
+    core = c._core
     found = runs.get(key)
     if found is not None:
         tile, (left, top, right, bottom), value = found
         if tile is None:
             return value  # type: ignore[no-any-return]
         box = (ox + left, oy + top, ox + right, oy + bottom)
-        if box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height and core.crop(box).getbbox() is None:
+        if (
+            box[0] >= 0
+            and box[1] >= 0
+            and box[2] <= c._width
+            and box[3] <= c._height
+            and core.crop(box).getbbox() is None
+        ):
             core.paste(tile, box)
             return value  # type: ignore[no-any-return]
         return fn(c, x, y, *args)
+    if not _seen_before(hash(key)):
+        return fn(c, x, y, *args)
+    return _drawn_and_kept(c, fn, x, y, ox, oy, extent, key, args)
+
+
+def _seen_before(h: int) -> bool:
+    """Whether a run of hash ``h`` was drawn (and not kept) lately; notes it if not."""
+    with _seen_lock:
+        if h in _seen:
+            del _seen[h]
+            return True
+        _seen[h] = None
+        if len(_seen) > RUNS_SEEN:
+            del _seen[next(iter(_seen))]
+        return False
+
+
+def _drawn_and_kept(
+    c: Canvas,
+    fn: Callable[..., R],
+    x: float,
+    y: float,
+    ox: int,
+    oy: int,
+    extent: tuple[int, int, int, int],
+    key: Hashable,
+    args: tuple[Hashable, ...],
+) -> R:
+    """:func:`run`'s drawing of a run seen before, kept when it was drawn wholly within its extent on bare panel."""
+    core, width, height = c._core, c._width, c._height
     area = (max(0, ox + extent[0]), max(0, oy + extent[1]), min(width, ox + extent[2]), min(height, oy + extent[3]))
     before = core.crop(area) if area[0] < area[2] and area[1] < area[3] else None
     outer, c.ink_log = c.ink_log, []
@@ -226,16 +270,31 @@ def run(
     if not boxes:
         runs.put(key, (None, (0, 0, 0, 0), value), 0)
         return value
-    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    left, top, right, bottom = boxes[0]
+    for b in boxes:
+        if b[0] < left:
+            left = b[0]
+        if b[1] < top:
+            top = b[1]
+        if b[2] > right:
+            right = b[2]
+        if b[3] > bottom:
+            bottom = b[3]
     if left < area[0] or top < area[1] or right > area[2] or bottom > area[3]:
         return value  # out of its extent (or of the picture): drawn each time
-    inside = (left - area[0], top - area[1], right - area[0], bottom - area[1])
-    if before.crop(inside).getbbox() is None:  # drawn on bare panel
-        box = (left, top, right, bottom)
+    if before.crop((left - area[0], top - area[1], right - area[0], bottom - area[1])).getbbox() is None:
         runs.put(
             key,
-            (core.crop(box), (left - ox, top - oy, right - ox, bottom - oy), value),
+            (core.crop((left, top, right, bottom)), (left - ox, top - oy, right - ox, bottom - oy), value),
             (right - left) * (bottom - top),
         )
     return value
+
+
+def clear_caches() -> None:
+    """Forget every backdrop and run, and this thread's frames, as after a restart."""
+    backdrops.clear()
+    runs.clear()
+    with _seen_lock:
+        _seen.clear()
+    _local.frames = OrderedDict()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -358,63 +359,71 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _
 
     points = _visible_points(pile.cards) if pile.hand is None else None
     outcome = (pile.outcome, max(1, pile.multiplier)) if pile.outcome is not None else None
-    run(c, _pile_result, x0, y, (0, -26, col_w + 1, 40), lang, pile.hand, points, outcome)
-    y += 28
-    if outcome:
-        y += 28
+    marking = view.phase in ("betting", "deciding") and not pile.decided
+    bets = tuple(
+        Bet(t.names[seat], amount, seat in view.to_act, marking and pile.decider == seat)
+        for seat, amount in _bettors(pile)
+    )
+    run(c, _pile_lower, x0, y, (0, -26, col_w + 1, y1 - y), lang, t.stake, pile.hand, points, outcome, bets)
 
-    _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, t)
+
+class Bet(NamedTuple):
+    """A bettor's line on a pile: name, points bet, whether he is to act (gold), whether he decides the pile (決)."""
+
+    name: str
+    amount: int
+    to_act: bool
+    decider: bool
+
+
+def _pile_lower(
+    c: Canvas,
+    x0: float,
+    y: float,
+    lang: str,
+    stake: int,
+    hand: HandView | None,
+    points: int | None,
+    outcome: tuple[str, int] | None,
+    bets: tuple[Bet, ...],
+) -> None:
+    """A pile under its cards (a :func:`~bot.render.layers.run`: the words are looked up only when it is drawn):
+    its result, then each bettor's line."""
+    _pile_result(c, x0, y, lang, hand, points, outcome)
+    y += 56 if outcome else 28
+    _bet_lines(c, x0 + PILE_PAD, y, PILE_COL_W - 2 * PILE_PAD, PILES_BOTTOM - 6, lang, stake, bets)
 
 
 BET_LINE_H = 21
 
 
 def _bet_lines(
-    c: Canvas,
-    view: OichoPublicView,
-    pile: PileView,
-    x: float,
-    y: float,
-    width: float,
-    bottom: float,
-    t: _Text,
+    c: Canvas, x: float, y: float, width: float, bottom: float, lang: str, stake: int, bets: tuple[Bet, ...]
 ) -> None:
     """Each bettor's name and amount; two narrower columns when one would overflow (9 children fit)."""
-    bettors = _bettors(pile)
     rows = max(1, int((bottom - y) // BET_LINE_H) + 1)
-    columns = 1 if len(bettors) <= rows else 2
+    columns = 1 if len(bets) <= rows else 2
     gap = 12
     col_w = (width - gap * (columns - 1)) / columns
     size = 19 if columns == 1 else 17
     slots = rows * columns
-    shown = bettors if len(bettors) <= slots else bettors[: slots - 1]
-    marking = view.phase in ("betting", "deciding") and not pile.decided
-    extent = (-8, -size - 8, math.ceil(col_w) + 8, size // 2 + 8)
-    for k, (seat, amount) in enumerate(shown):
+    shown = bets if len(bets) <= slots else bets[: slots - 1]
+    for k, bet in enumerate(shown):
         col, row = divmod(k, rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        colour = P.GOLD if seat in view.to_act else P.TEXT
-        decider = marking and pile.decider == seat  # 決: who decides this pile's second extra
-        run(c, _bet_line, lx, ly, extent, col_w, size, t.chips(amount), t.names[seat], colour, decider)
-    if len(shown) < len(bettors):
-        rest = bettors[len(shown) :]
+        aw = c.text((lx + col_w, ly), f"{bet.amount * stake:,}", size, P.GOLD, anchor="rs")
+        lead = 0.0
+        if bet.decider:  # 決: who decides this pile's second extra
+            lead = c.badge(lx, ly, "決", size - 4, P.GOLD, P.INK) + 3
+        colour = P.GOLD if bet.to_act else P.TEXT
+        c.fitted((lx + lead, ly), bet.name, size, col_w - aw - 6 - lead, colour)
+    if len(shown) < len(bets):
+        rest = bets[len(shown) :]
         col, row = divmod(len(shown), rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        tw = c.text((lx + col_w, ly), t.chips(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
-        more = label("oicho.table_more_bets", t.lang, FALLBACK, count=len(rest))
+        tw = c.text((lx + col_w, ly), f"{sum(b.amount for b in rest) * stake:,}", size, P.TEXT_DIM, anchor="rs")
+        more = label("oicho.table_more_bets", lang, FALLBACK, count=len(rest))
         c.fitted((lx, ly), more, size, col_w - tw - 6, P.TEXT_DIM)
-
-
-def _bet_line(
-    c: Canvas, x: float, y: float, width: float, size: int, chips: str, name: str, colour: P.RGB, decider: bool
-) -> None:
-    """One bettor's line (a :func:`~bot.render.layers.run`): the name (after 決 for the pile's decider) and, on the
-    right, the amount."""
-    aw = c.text((x + width, y), chips, size, P.GOLD, anchor="rs")
-    lead = 0.0
-    if decider:
-        lead = c.badge(x, y, "決", size - 4, P.GOLD, P.INK) + 3
-    c.fitted((x + lead, y), name, size, width - aw - 6 - lead, colour)
 
 
 def _pile_total(c: Canvas, right: float, base: float, lang: str, chips: str) -> None:
@@ -433,7 +442,7 @@ def _pile_result(
     outcome: tuple[str, int] | None,
 ) -> None:
     """A pile's hand (or the points of its face-up cards) and, at the showdown, its outcome (and multiplier) on a
-    coloured bar under it (a :func:`~bot.render.layers.run`: the words are looked up only when it is drawn)."""
+    coloured bar under it."""
     col_w = PILE_COL_W
     if hand is not None:
         c.fitted((x0 + PILE_PAD, y), hand_name(hand, lang), 22, col_w - 2 * PILE_PAD, P.TEXT)

@@ -307,9 +307,9 @@ def test_a_blank_canvas_in_a_reused_frame_is_blank_felt_again() -> None:
 
 @pytest.fixture
 def fresh_runs() -> Iterator[None]:
-    layers.runs.clear()
+    layers.clear_caches()
     yield
-    layers.runs.clear()
+    layers.clear_caches()
 
 
 DRAWN: list[tuple[str, int]] = []
@@ -345,32 +345,45 @@ def _direct(x: float, y: float, name: str, amount: int, before: Callable[[text.C
     return c.img.tobytes()
 
 
+def _run(x: float, y: float, name: str, amount: int, before: Callable[[text.Canvas], None] | None = None) -> float:
+    """The run drawn at ``(x, y)`` on a fresh panel (over ``before``), checked to be the picture drawing it makes."""
+    c = _panel(True)
+    if before:
+        before(c)
+    width = layers.run(c, _name_and_amount, x, y, EXTENT, name, amount)
+    assert c.img.tobytes() == _direct(x, y, name, amount, before), (x, y, name, amount)
+    return width
+
+
+def _runs_kept() -> int:
+    return sum(1 for key, _ in layers.runs.items() if isinstance(key, tuple) and key[0] is _name_and_amount)
+
+
 @pytest.mark.usefixtures("fresh_runs")
-def test_a_run_drawn_again_on_bare_panel_is_pasted_whole_and_is_the_same_picture() -> None:
+def test_a_run_drawn_again_is_kept_and_then_pasted_whole_as_the_same_picture() -> None:
     DRAWN.clear()
-    for x, y in ((20.5, 40), (22.5, 40.0), (20.5, 42), (120.5, 100.5), (122.5, 100.5)):
-        c = _panel(True)
-        width = layers.run(c, _name_and_amount, x, y, EXTENT, "Hanako 花子", 1234)
-        assert width == text_width("1,234", 19)
-        assert c.img.tobytes() == _direct(x, y, "Hanako 花子", 1234), (x, y)
-    # drawn at (20.5, 40) and (120.5, 100.5), and pasted 2 pixels to the right or lower; (22.5 lies between even
-    # pixels as 20.5 does: Python rounds 20.5 down and 22.5 down too, to even)
+    assert _run(20.5, 40, "Hanako 花子", 1234) == text_width("1,234", 19)
+    assert _runs_kept() == 0  # drawn once: only noted
+    _run(22.5, 40.0, "Hanako 花子", 1234)  # drawn again (2 pixels further: between even pixels alike): kept
+    assert _runs_kept() == 1
+    for x, y in ((20.5, 42), (120.5, 100), (124.5, 44)):
+        assert _run(x, y, "Hanako 花子", 1234) == text_width("1,234", 19)  # pasted
+    # Python rounds 20.5 and 22.5 down to even alike (20, 22), so the pixels are the same 2 pixels apart
     assert DRAWN == [("Hanako 花子", 1234)] * 2
 
 
 @pytest.mark.usefixtures("fresh_runs")
-def test_runs_of_other_words_or_between_other_pixels_are_drawn_afresh() -> None:
+def test_runs_of_other_words_or_between_other_pixels_are_never_pasted_for_each_other() -> None:
     DRAWN.clear()
     places = [(20, 40), (21, 40), (20, 41), (20.5, 40), (20.25, 40)]
-    for x, y in places:
-        c = _panel(True)
-        layers.run(c, _name_and_amount, x, y, EXTENT, "Bob", 7)
-        assert c.img.tobytes() == _direct(x, y, "Bob", 7)
-    for name, amount in (("Bob", 8), ("Bobby", 7), ("bob", 7)):
-        c = _panel(True)
-        layers.run(c, _name_and_amount, 20, 40, EXTENT, name, amount)
-        assert c.img.tobytes() == _direct(20, 40, name, amount)
-    assert len(DRAWN) == len(places) + 3
+    words = [("Bob", 8), ("Bobby", 7), ("bob", 7)]
+    for _ in range(3):  # noted, kept, pasted: each its own
+        for x, y in places:
+            _run(x, y, "Bob", 7)
+        for name, amount in words:
+            _run(20, 40, name, amount)
+    assert len(DRAWN) == 2 * (len(places) + len(words))
+    assert _runs_kept() == len(places) + len(words)
 
 
 @pytest.mark.usefixtures("fresh_runs")
@@ -379,58 +392,61 @@ def test_a_run_is_drawn_where_its_place_is_not_bare_and_not_kept_when_drawn_over
         c.draw.line((60, 10, 60, 150), fill=P.FELT_LINE, width=2)  # across the run's texts
 
     DRAWN.clear()
-    kept = _panel(True)
-    layers.run(kept, _name_and_amount, 20, 40, EXTENT, "Ann", 5)  # kept
+    _run(20, 40, "Ann", 5)
+    _run(20, 40, "Ann", 5)  # kept
     for _ in range(2):
-        c = _panel(True)
-        line(c)
-        layers.run(c, _name_and_amount, 20, 40, EXTENT, "Ann", 5)
-        assert c.img.tobytes() == _direct(20, 40, "Ann", 5, line)
-    assert len(DRAWN) == 3  # kept, then drawn over the line twice
-    for _ in range(2):  # first drawn over the line: not kept, drawn each time
-        c = _panel(True)
-        line(c)
-        layers.run(c, _name_and_amount, 20, 90, EXTENT, "Bea", 5)
-    assert len(DRAWN) == 5
-    for _ in range(2):  # now on bare panel: drawn and kept, then pasted (at any place between even pixels alike)
-        c = _panel(True)
-        layers.run(c, _name_and_amount, 20, 90, EXTENT, "Bea", 5)
-        assert c.img.tobytes() == _direct(20, 90, "Bea", 5)
-    assert len(DRAWN) == 6
-    c = _panel(True)
-    layers.run(c, _name_and_amount, 40, 60, EXTENT, "Bea", 5)
-    assert len(DRAWN) == 6
-    assert c.img.tobytes() == _direct(40, 60, "Bea", 5)
+        _run(20, 40, "Ann", 5, line)  # not bare: drawn
+    assert len(DRAWN) == 4
+    for _ in range(2):  # drawn over the line: noted, then drawn again but not kept (and forgotten)
+        _run(20, 90, "Bea", 5, line)
+    assert len(DRAWN) == 6 and _runs_kept() == 1
+    for _ in range(3):  # on bare panel: noted, kept, then pasted (at any place between even pixels alike)
+        _run(20, 90, "Bea", 5)
+    assert len(DRAWN) == 8 and _runs_kept() == 2
+    _run(40, 60, "Bea", 5)
+    assert len(DRAWN) == 8
 
 
 @pytest.mark.usefixtures("fresh_runs")
 def test_a_run_reaching_out_of_its_extent_or_the_picture_is_never_kept() -> None:
     DRAWN.clear()
-    for _ in range(2):
+    for _ in range(3):
         layers.run(_panel(True), _name_and_amount, 20, 40, (-4, -24, 100, 8), "Ann", 123_456)  # the amount is out
-        layers.run(_panel(True), _name_and_amount, 300, 40, EXTENT, "Ann", 5)  # out of the picture on the right
-    assert len(DRAWN) == 4
-    c = _panel(True)
-    layers.run(c, _name_and_amount, 300, 40, EXTENT, "Ann", 5)
-    assert c.img.tobytes() == _direct(300, 40, "Ann", 5)
+        _run(300, 40, "Ann", 5)  # out of the picture on the right
+    assert len(DRAWN) == 6 and _runs_kept() == 0
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_a_run_drawn_again_only_long_after_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker drawing many tables in turn would drop their runs before their next pictures: a run comes back
+    too late to be kept when more runs than are remembered were drawn since."""
+    monkeypatch.setattr(layers, "RUNS_SEEN", 10)
+    DRAWN.clear()
+    _run(20, 40, "Ann", 5)
+    for amount in range(11):
+        _run(20, 40, "Bob", amount)
+    _run(20, 40, "Ann", 5)  # forgotten: noted again, not kept
+    assert _runs_kept() == 0
+    _run(20, 40, "Ann", 5)  # drawn again at once: kept
+    assert _runs_kept() == 1
+    assert len(layers._seen) <= 10
 
 
 def test_in_rgb_a_run_is_always_drawn() -> None:
     DRAWN.clear()
-    for _ in range(2):
-        c = _panel(False)
-        layers.run(c, _name_and_amount, 20, 40, EXTENT, "Ann", 5)
-    assert len(DRAWN) == 2
-    assert len(layers.runs) == 0 or all(key[0] is not _name_and_amount for key, _ in layers.runs.items())  # type: ignore[index]
+    for _ in range(3):
+        layers.run(_panel(False), _name_and_amount, 20, 40, EXTENT, "Ann", 5)
+    assert len(DRAWN) == 3 and _runs_kept() == 0
 
 
 @pytest.mark.usefixtures("fresh_runs")
 def test_runs_stay_within_their_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(layers.runs, "budget", 30_000)
     for amount in range(60):
-        layers.run(_panel(True), _name_and_amount, 20, 40, EXTENT, "A name", amount)
+        for _ in range(2):
+            _run(20, 40, "A name", amount)
         assert layers.runs.held <= 30_000
-    assert 0 < len(layers.runs) < 60
+    assert 0 < _runs_kept() < 60
 
 
 @pytest.mark.usefixtures("fresh_runs")
