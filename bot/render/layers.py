@@ -1,16 +1,26 @@
-"""A table's backdrop: what every picture of a table with the same layout draws alike, drawn once and copied.
+"""What a table's pictures have in common, drawn once: backdrops, runs, and the frame a render draws in.
 
-The felt, the dark panels (top bar, seat frames, a game's boxes), their fixed labels and the empty places cards go
-in depend only on a layout's few parameters (a game's seat count, the language of a fixed label), not on the
-state of play. A PNG's table starts from a copy of that frame (on the table palette) instead of a blank one and
-draws only what the state adds: on a busy Oicho-Kabu table that is 16 rounded panels, a badge, four labels and 15
-card places fewer per picture (about a tenth of its drawing time), for the cost of the copy, which costs what
-a fresh frame does.
+Once the PNG encoder was fast, drawing was most of a picture's cost: a busy table is about 120 texts, 20 rounded
+panels and 16 cards, and its render cost 1.6–1.8× the encode of a blank frame of its size for Oicho-Kabu and
+1.5–1.75× for OFC (``bench/bench_render*.py``). Most of that is the same from one picture of a table to the next:
 
-Backdrops are kept by the function that draws them and its arguments (:func:`on_backdrop`), so two layouts never
-share one; the cache is bounded by the bytes of its frames (:data:`BACKDROP_BUDGET`): a table is 0.5–0.75 MB on
-the palette, and the few layouts a game has in play at once fit. An RGB table (the reference the render tests
-read) is drawn afresh each time, by the same function, in the same order.
+* a **backdrop** (:func:`on_backdrop`): the felt, the dark panels (top bar, seat frames, a game's boxes), their
+  fixed labels and the empty places cards go in depend only on a layout's few parameters (a game's seat count,
+  the language of a fixed label), not on the state of play. A PNG's table starts from a copy of that frame (on the
+  table palette) and draws only what the state adds. Backdrops are kept by the function that draws them and its
+  arguments, so two layouts never share one, in a cache bounded by the bytes of its frames
+  (:data:`BACKDROP_BUDGET`; a table is 0.5–0.75 MB on the palette).
+* a **run** (:func:`run`): a piece of a table (a seat's cell, a pile's bettors, the top bar's words) drawn from its
+  arguments alone; the second time it is drawn it is kept whole (:data:`RUN_BUDGET`), and afterwards pasted in
+  one go where the place it took is bare panel again. A busy Oicho-Kabu picture is 22 runs instead of about 120
+  texts each testing its own place.
+* the **frame** a render draws in (:func:`reused_frame`): a fresh 0.5–0.75 MB frame often comes from the system
+  anew, page by page; each render thread keeps one per size.
+
+Measured on the benchmarks' busiest tables (three runs each), a picture now costs 1.05–1.2× the blank frame's
+encode for Oicho-Kabu (backdrop, runs, frame), 1.1–1.3× for OFC (backdrop, frame), 0.75–1.05× for Luk Fu and
+1.05–1.15× for Hachi-Hachi (frame). An RGB table (the reference the render tests read) is drawn afresh each time,
+by the same functions, in the same order: the tests hold each PNG's picture to it.
 """
 
 from __future__ import annotations
@@ -203,8 +213,9 @@ def run(
     everything its texts, badges, bars and cards read and wrote, and what that box held afterwards: when that box
     was bare panel before it was drawn, the second time it is drawn (:data:`RUNS_SEEN`). Pasted where that box is
     bare panel again, it is the very picture drawing it would make there (each text, badge, bar and card sees what
-    it saw then); anywhere else it is drawn. In RGB (the tests' reference) it is always drawn."""
-    if not c.paletted:
+    it saw then); anywhere else it is drawn. In RGB (the tests' reference), or on a canvas that notes each text
+    (:attr:`~bot.render.text.Canvas.pastes_runs`), it is always drawn."""
+    if not (c.paletted and c.pastes_runs):
         return fn(c, x, y, *args)
     ox, oy = math.floor(x) & ~1, math.floor(y) & ~1
     key = (fn, x - ox, y - oy, args)

@@ -9,6 +9,9 @@ while a finished hand exists is drawn as that hand's showdown (every board revea
 royalties, fouls, each player's points and who goes to Fantasyland), with the next hand's turn in the bar,
 and each pair's result (rows won, scoop, points): in the free cell beside the third board of a three-player
 table, else in a strip under the boards, the only thing that makes a showdown frame taller than the others.
+
+A PNG's picture starts from the backdrop of its boards, pairs and language (panels, row labels, empty card
+places, the pairs' panels: :func:`_backdrop`, :mod:`bot.render.layers`).
 """
 
 from __future__ import annotations

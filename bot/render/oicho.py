@@ -10,6 +10,10 @@ Layout (1000×560, about 450 px wide on a phone, so nothing important is smaller
 * four pile columns P1–P4: total bet, cards, the pile's points name, each bettor's name and amount,
   and at the showdown the outcome (bettors win / dealer wins / push);
 * seat strip (2 × 5): every seat with its stack, the dealer badge, a turn marker and the round's result.
+
+A PNG's picture starts from the backdrop of its seat count (panels, seat frames, P1–P4, the dealer's badge, the
+empty card places: :func:`_backdrop`) and pastes its words as runs kept whole (:func:`~bot.render.layers.run`):
+the top bar's, the dealer's, each pile's total and everything under its cards, each seat's cell.
 """
 
 from __future__ import annotations

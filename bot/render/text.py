@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
@@ -236,6 +236,10 @@ class Canvas:
     """An image with cached-text drawing; ``draw`` is an ImageDraw for shapes (given RGB colours either way).
 
     The image is RGB, or on the table palette (mode ``P``, :func:`table_frame`) when ``paletted`` is true."""
+
+    pastes_runs: ClassVar[bool] = True
+    """Whether a run (:func:`~bot.render.layers.run`) may be pasted whole on it: not on a canvas that notes each
+    text it draws."""
 
     def __init__(self, img: Image.Image) -> None:
         self.img = img

@@ -19,6 +19,7 @@ from bot.render import hachi_hachi as hh
 from bot.render import luk_fu as lf
 from bot.render import palette as P
 from bot.render.fonts import text_width
+from bot.render.plan import RecordingCanvas
 from bot.render.samples import BUSY_NAMES, busy_oicho_view
 from games.core.cards import KabuCard, parse_french
 from tests.bot.render import test_render_ofc
@@ -462,3 +463,17 @@ def test_oicho_tables_in_turn_never_share_a_run_wrongly() -> None:
             png = Image.open(io.BytesIO(oicho.render_oicho_table(view, BUSY_NAMES, lang, stake=stake)))
             assert png.tobytes() == encode.quantize(rgb).tobytes()
     assert len(layers.runs) > 0
+
+
+@pytest.mark.usefixtures("fresh_runs")
+def test_a_canvas_that_notes_its_texts_always_draws_a_run() -> None:
+    class Noting(RecordingCanvas):
+        deck = "french"
+
+    DRAWN.clear()
+    for _ in range(3):
+        c = Noting(text.table_frame((420, 160), paletted=True))
+        c.panel((4, 4, 415, 155))
+        layers.run(c, _name_and_amount, 20, 40, EXTENT, "Ann", 5)
+        assert [t.text for t in c.plan.texts] == ["決", "Ann", "5"]
+    assert len(DRAWN) == 3 and _runs_kept() == 0
