@@ -35,6 +35,7 @@ from PIL import Image
 from table_render import bare_png, blank_frame, clear_caches, interleaved, median_ratio
 
 from bot.render.encode import Format, encode
+from bot.render.ofc import _row_value as ofc_row_values
 from bot.render.ofc import compose_ofc_table, ofc_drawing, render_ofc_table
 from bot.render.samples import BUSY_NAMES
 from games.core.actions import Action
@@ -154,6 +155,7 @@ def main() -> None:
 
     first = next(iter(views.values()))
     clear_caches()
+    ofc_row_values.cache_clear()
     start = time.perf_counter()
     render_ofc_table(first, NAMES, LANG, fmt)
     cold_ms = (time.perf_counter() - start) * 1000

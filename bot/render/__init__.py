@@ -5,7 +5,8 @@
   :func:`~bot.render.luk_fu.render_luk_fu_table` the Luk Fu table (import them from their modules, so a game's
   drawing is loaded only when a table of that game needs it);
 * :func:`~bot.render.runner.render_in_thread` — run a renderer off the event loop, cached by its arguments;
-* :mod:`bot.render.cards`, :mod:`bot.render.fonts`, :mod:`bot.render.encode` — the building blocks.
+* :mod:`bot.render.cards`, :mod:`bot.render.fonts`, :mod:`bot.render.encode` — the building blocks;
+  :mod:`bot.render.layers` — what a table's pictures share, drawn once (backdrops, runs, reused frames).
 """
 
 from __future__ import annotations

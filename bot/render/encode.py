@@ -133,13 +133,20 @@ def paletted_on(img: Image.Image, under: RGB) -> tuple[Image.Image, int, int]:
     """An RGBA image (a card face) laid on ``under`` and mapped onto the table palette: an opaque tile for a place
     of that colour, kept with the image like :func:`paletted`; and how many rows at its top and at its bottom hold
     its transparent pixels (where the place must be of that colour; all its rows if some lie between)."""
-    key = f"{_PALETTED}.{under}"
+    key = _on_key(under)
     found = img.info.get(key)
     if not isinstance(found, tuple):
         flat = Image.new("RGB", img.size, under)
         flat.paste(img, (0, 0), img)
         found = img.info[key] = (quantize(flat), *_transparent_rows(img))
     return found
+
+
+@lru_cache(maxsize=64)
+def _on_key(under: RGB) -> str:
+    """Where :func:`paletted_on` keeps an image laid on ``under`` (made once per colour: a table pastes dozens of
+    cards)."""
+    return f"{_PALETTED}.{under}"
 
 
 def _transparent_rows(img: Image.Image) -> tuple[int, int]:

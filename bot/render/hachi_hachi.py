@@ -48,10 +48,10 @@ from bot.render import palette as P
 from bot.render.cards import FRENCH_RED_SUITS, FRENCH_SUIT_SYMBOL, Box, card_size, french_face
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit, text_width
+from bot.render.layers import blank_canvas
 from bot.render.plan import Drawing, RecordingCanvas, Words
 from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
 from bot.render.plan import PlacedText as PlacedText
-from bot.render.text import table_frame
 from games.core.cards import FrenchCard
 from games.hachi_hachi.views import HachiPublicView, RevealView, SeatLine, TrickView
 
@@ -146,21 +146,34 @@ def render_hachi_hachi_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the view's
     points (stacks, fees, the pot) into the chips shown.
     """
-    return encode(compose_hachi_hachi_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(compose_hachi_hachi_table(view, names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt)
 
 
 def compose_hachi_hachi_table(
-    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: HachiPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: on the table palette, for the PNG)."""
-    return draw_hachi_hachi_table(view, names, lang, stake, paletted=paletted).img
+    return draw_hachi_hachi_table(view, names, lang, stake, paletted=paletted, reuse_frame=reuse_frame).img
 
 
 def draw_hachi_hachi_table(
-    view: HachiPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: HachiPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> HachiHachiDrawing:
-    """The public table and the plan of what was drawn where."""
-    c = _Painter(table_frame((WIDTH, table_height(view.seats)), paletted))
+    """The public table and the plan of what was drawn where (``reuse_frame``: drawn in this thread's reused frame,
+    :func:`~bot.render.layers.reused_frame`, for a render that encodes it at once)."""
+    c = blank_canvas(_Painter, (WIDTH, table_height(view.seats)), paletted, reuse_frame)
     w = Words(
         [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)],
         lang,

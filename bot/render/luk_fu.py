@@ -43,10 +43,10 @@ from bot.i18n import t
 from bot.render import palette as P
 from bot.render.cards import card_size, lukfu_face
 from bot.render.encode import Format, encode
+from bot.render.layers import blank_canvas
 from bot.render.plan import Drawing, RecordingCanvas, Words
 from bot.render.plan import PlacedCard as PlacedCard  # (re-exported: what a drawing lists)
 from bot.render.plan import PlacedText as PlacedText
-from bot.render.text import table_frame
 from games.core.cards import LukFuCard, parse_lukfu
 from games.luk_fu.views import LukFuPublicView, PlayView, TrickView
 
@@ -130,21 +130,34 @@ def render_luk_fu_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the view's
     points into the chips shown.
     """
-    return encode(compose_luk_fu_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(compose_luk_fu_table(view, names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt)
 
 
 def compose_luk_fu_table(
-    view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: LukFuPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: on the table palette, for the PNG)."""
-    return draw_luk_fu_table(view, names, lang, stake, paletted=paletted).img
+    return draw_luk_fu_table(view, names, lang, stake, paletted=paletted, reuse_frame=reuse_frame).img
 
 
 def draw_luk_fu_table(
-    view: LukFuPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: LukFuPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> LukFuDrawing:
-    """The public table and the plan of what was drawn where."""
-    c = _Painter(table_frame((WIDTH, table_height(view.seats)), paletted))
+    """The public table and the plan of what was drawn where (``reuse_frame``: drawn in this thread's reused frame,
+    :func:`~bot.render.layers.reused_frame`, for a render that encodes it at once)."""
+    c = blank_canvas(_Painter, (WIDTH, table_height(view.seats)), paletted, reuse_frame)
     w = Words([names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(view.seats)], lang, stake)
     _top_bar(c, view, w)
     _centre(c, view, w)

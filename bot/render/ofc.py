@@ -9,12 +9,16 @@ while a finished hand exists is drawn as that hand's showdown (every board revea
 royalties, fouls, each player's points and who goes to Fantasyland), with the next hand's turn in the bar,
 and each pair's result (rows won, scoop, points): in the free cell beside the third board of a three-player
 table, else in a strip under the boards, the only thing that makes a showdown frame taller than the others.
+
+A PNG's picture starts from the backdrop of its boards, pairs and language (panels, row labels, empty card
+places, the pairs' panels: :func:`_backdrop`, :mod:`bot.render.layers`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import get_args
 
 from PIL import Image
@@ -24,8 +28,9 @@ from bot.render import palette as P
 from bot.render.cards import FRENCH_RED_SUITS, card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import fit
-from bot.render.text import Canvas, table_frame
-from games.core.cards import FrenchCard
+from bot.render.layers import on_backdrop
+from bot.render.text import Canvas
+from games.core.cards import FrenchCard, french_deck
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.eval import RoyaltyScheme, category_name, eval_row
 from games.ofc.rules import Variant
@@ -167,8 +172,9 @@ def _board_drawing(b: BoardView, view: OFCPublicView, scheme: RoyaltyScheme) -> 
     for name in ROWS:
         cards = b.row(name)
         hand, royalty = None, 0
-        if len(cards) == ROW_SIZE[name] and all(c is not None for c in cards):
-            value = eval_row([c for c in cards if c is not None])
+        face_up = tuple(c for c in cards if c is not None)
+        if len(face_up) == len(cards) == ROW_SIZE[name]:
+            value = _row_value(face_up)
             hand = category_name(value)
             if not b.fouled:
                 royalty = {"front": scheme.front, "middle": scheme.middle, "back": scheme.back}[name](value)
@@ -186,22 +192,53 @@ def _board_drawing(b: BoardView, view: OFCPublicView, scheme: RoyaltyScheme) -> 
     )
 
 
+ROW_VALUES = 4096
+"""Complete rows whose hand is kept (:func:`_row_value`): a row stays as it is for the rest of its hand, drawn on
+every picture until then; an entry is a few hundred bytes."""
+
+
+@lru_cache(maxsize=ROW_VALUES)
+def _row_value(cards: tuple[FrenchCard, ...]) -> int:
+    """The hand value of a complete row (:func:`~games.ofc.eval.eval_row`)."""
+    return eval_row(cards)
+
+
+_FRENCH_BY_NOTATION = {card.notation: card for card in french_deck()}
+
+
+def _board_rows(text: str) -> tuple[tuple[FrenchCard, ...], ...]:
+    """The rows of a finished board as the engine writes it (:class:`~games.ofc.board.Board` as text: each card's
+    notation, the rows split by ``/``), each card looked up by its notation rather than parsed: 52 cards on a
+    four-player showdown, parsed, were a fifth of its drawing. Anything else is left to :meth:`Board.parse`."""
+    parts = text.split("/")
+    if len(parts) == len(ROWS):
+        try:
+            rows = tuple(tuple(_FRENCH_BY_NOTATION[token] for token in part.split()) for part in parts)
+        except KeyError:
+            pass
+        else:
+            cards = [card for row in rows for card in row]
+            if len(set(cards)) == len(cards):
+                return rows
+    board = Board.parse(text)
+    return tuple(board.row(name) for name in ROWS)
+
+
 def _showdown_drawing(view: OFCPublicView, waiting: tuple[int, ...]) -> OFCTableDrawing:
     last = view.last_hand
     assert last is not None
     boards = []
     for seat, text in enumerate(last.boards):
-        board = Board.parse(text)
         score = last.scores[seat]
         values = (score.front, score.middle, score.back)
         rows = tuple(
             OFCRowDrawing(
-                cards=board.row(name),
+                cards=cards,
                 size=ROW_SIZE[name],
-                hand=category_name(values[i]) if len(board.row(name)) == ROW_SIZE[name] else None,
+                hand=category_name(values[i]) if len(cards) == ROW_SIZE[name] else None,
                 royalty=0 if score.fouled else score.row_royalties[i],
             )
-            for i, name in enumerate(ROWS)
+            for i, (name, cards) in enumerate(zip(ROWS, _board_rows(text), strict=True))
         )
         boards.append(
             OFCBoardDrawing(
@@ -236,7 +273,9 @@ def render_ofc_table(
     view: OFCPublicView, names: list[str], lang: str = "en", fmt: Format = "png", stake: int = 1
 ) -> bytes:
     """The public OFC table as upload bytes; ``stake`` turns points into the chips shown."""
-    return encode(compose_ofc_table(ofc_drawing(view), names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(
+        compose_ofc_table(ofc_drawing(view), names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt
+    )
 
 
 def table_height(seats: int, pairs: int = 0) -> int:
@@ -263,24 +302,86 @@ def _strip_lines(seats: int, pairs: int) -> int:
 
 
 def compose_ofc_table(
-    table: OFCTableDrawing, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    table: OFCTableDrawing,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The table as an RGB image: 1000 px wide, one row of two boards per two players (then, at a showdown,
-    each pair's result). ``paletted``: drawn on the table palette, as the PNG encoder wants it (the same picture)."""
+    each pair's result). ``paletted``: drawn on the table palette, as the PNG encoder wants it (the same picture);
+    ``reuse_frame``: drawn in this thread's reused frame (:func:`~bot.render.layers.reused_frame`), for a render
+    that encodes it at once."""
     seats = len(table.boards)
     pairs = _drawn_pairs(table)
-    c = Canvas(table_frame((WIDTH, table_height(seats, len(pairs))), paletted))
+    size = (WIDTH, table_height(seats, len(pairs)))
+    c = on_backdrop(Canvas, size, paletted, _backdrop, min(seats, 4), len(pairs), lang, reuse=reuse_frame)
     seat_names = [names[i] if i < len(names) and names[i] else f"#{i + 1}" for i in range(seats)]
     _top_bar(c, table, seat_names, lang)
-    cell_w = (WIDTH - 2 * MARGIN - CELL_GAP) // 2
     for i, board in enumerate(table.boards[:4]):
-        row, col = divmod(i, 2)
-        x = MARGIN + col * (cell_w + CELL_GAP)
-        y = TOP_BAR_H + CELL_GAP + row * (CELL_H + CELL_GAP)
-        _board(c, board, x, y, cell_w, seat_names[board.seat], lang, max(1, stake))
+        x, y = _cell(i)
+        _board(c, board, x, y, CELL_W, seat_names[board.seat], lang, max(1, stake))
     if pairs:
-        _pairs(c, pairs, seats, seat_names, lang, max(1, stake), cell_w)
+        _pairs(c, pairs, seats, seat_names, lang, max(1, stake), CELL_W)
     return c.img
+
+
+CELL_W = (WIDTH - 2 * MARGIN - CELL_GAP) // 2
+CELL_PAD = 10
+ROWS_DX = CELL_PAD + 26
+"""The rows' cards start this far into a board's cell."""
+ROWS_DY = 38
+"""The front row's top, from the top of a board's cell (under the header line)."""
+
+
+def _cell(i: int) -> tuple[int, int]:
+    """Where board ``i``'s cell starts (two boards a row)."""
+    row, col = divmod(i, 2)
+    return MARGIN + col * (CELL_W + CELL_GAP), TOP_BAR_H + CELL_GAP + row * (CELL_H + CELL_GAP)
+
+
+def _row_places(x: int, y: int) -> list[tuple[int, list[int]]]:
+    """Each row's top and the left of each of its card places, for a board's cell at ``(x, y)``: the front row
+    sits centred over the other two."""
+    cw, ch = card_size(CARD_W)
+    rows_x = x + ROWS_DX
+    places, row_y = [], y + ROWS_DY
+    for name in ROWS:
+        size = ROW_SIZE[name]
+        offset = (5 - size) * (cw + ROW_GAP) // 2
+        places.append((row_y, [rows_x + offset + k * (cw + ROW_GAP) for k in range(size)]))
+        row_y += ch + ROW_GAP
+    return places
+
+
+def _backdrop(c: Canvas, boards: int, pairs: int, lang: str) -> None:
+    """What every picture of a table of ``boards`` boards (and at a showdown ``pairs`` pairs' results) shows
+    alike, drawn once (:func:`~bot.render.layers.on_backdrop`): the panels, each row's label and empty card places,
+    and the pairs' panels (with their heading in the spare cell)."""
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    size = card_size(CARD_W)
+    for i in range(boards):
+        x, y = _cell(i)
+        c.draw.rounded_rectangle((x, y, x + CELL_W, y + CELL_H), radius=8, fill=P.FELT_DARK)
+        for name, (row_y, places) in zip(ROWS, _row_places(x, y), strict=True):
+            label = t(f"ofc.table_row_{name}", lang)
+            c.text((x + CELL_PAD + 8, row_y + size[1] / 2 + 7), label, 18, P.TEXT_DIM, anchor="ms")
+            for px in places:
+                c.empty_place(px, row_y, size, 5)
+    if not pairs:
+        return
+    if _spare_cell(boards, pairs):
+        x, y = MARGIN + CELL_W + CELL_GAP, TOP_BAR_H + CELL_GAP + CELL_H + CELL_GAP
+        c.draw.rounded_rectangle((x, y, x + CELL_W, y + CELL_H), radius=8, fill=P.FELT_DARK)
+        heading = t("ofc.table_pairs", lang)
+        c.fitted((x + PAIR_PAD, y + 26), heading, PAIR_HEADING_SIZE, CELL_W - 2 * PAIR_PAD, P.TEXT_DIM)
+        for line_y, _ in _spare_cell_lines(pairs):
+            c.draw.line((x + PAIR_PAD, line_y, x + CELL_W - PAIR_PAD, line_y), fill=P.FELT_LINE, width=1)
+        return
+    for x, y, w in _strip_entries(boards, pairs):
+        c.draw.rounded_rectangle((x, y, x + w, y + PAIR_H), radius=8, fill=P.FELT_DARK)
 
 
 def _drawn_pairs(table: OFCTableDrawing) -> tuple[OFCPairDrawing, ...]:
@@ -292,7 +393,6 @@ def _drawn_pairs(table: OFCTableDrawing) -> tuple[OFCPairDrawing, ...]:
 
 
 def _top_bar(c: Canvas, table: OFCTableDrawing, names: list[str], lang: str) -> None:
-    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     base = TOP_BAR_H - 12
     variant = t(f"ofc.short_variant_{table.variant}", lang) if table.variant in VARIANTS else table.variant
     title = t("ofc.table_title", lang, variant=variant, hand=table.hand_no)
@@ -322,9 +422,8 @@ def _badge_pad(size: int) -> int:
 
 
 def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lang: str, stake: int) -> None:
-    outline = P.GOLD if b.awaiting else (FL_COLOUR if b.fantasyland else None)
-    c.draw.rounded_rectangle((x, y, x + w, y + CELL_H), radius=8, fill=P.FELT_DARK, outline=outline, width=3)
-    pad = 10
+    """A board over its cell of the backdrop (its panel, row labels and empty card places)."""
+    pad = CELL_PAD
     base = y + 26
     lead: float = x + pad
     if b.awaiting:
@@ -345,29 +444,30 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
     right -= c.text((right, base), _chips(b.stack, stake), 20, P.TEXT, anchor="rs") + 12
     c.fitted((lead, base), name, 22, right - lead, P.GOLD if b.awaiting else P.TEXT)
 
-    cw, ch = card_size(CARD_W)
-    rows_x = x + pad + 26
-    info_x = rows_x + 5 * (cw + ROW_GAP) + 10
+    cw = CARD_W
+    info_x = x + ROWS_DX + 5 * (cw + ROW_GAP) + 10
     info_w = x + w - pad - info_x
-    row_y = base + 12
     # The info column beside each row has two lines: the row's hand (and royalty) on the row's upper half,
     # and a line under it for the board as a whole: "→ Fantasyland" beside the front row (whose hand is what
     # usually earns it), the board's royalties or FOUL beside the back row (a total under the rows).
-    row_tops = []
-    for name_key, row in zip(ROWS, b.rows, strict=True):
-        row_tops.append(row_y)
-        c.text((x + pad + 8, row_y + ch / 2 + 7), t(f"ofc.table_row_{name_key}", lang), 18, P.TEXT_DIM, anchor="ms")
-        offset = (5 - row.size) * (cw + ROW_GAP) // 2  # the front row sits centred over the other two
-        for k in range(row.size):
-            cx = rows_x + offset + k * (cw + ROW_GAP)
+    places = _row_places(x, y)
+    row_tops = [row_y for row_y, _ in places]
+    back = card_back("french", CARD_W)
+    outline = P.GOLD if b.awaiting else (FL_COLOUR if b.fantasyland else None)
+    under_frame = _frame(c, (x, y, x + w, y + CELL_H), outline, places) if outline is not None else set()
+    cw, ch = card_size(CARD_W)
+    for row, (row_y, xs) in zip(b.rows, places, strict=True):
+        for k, cx in enumerate(xs):
             if k < len(row.cards):
                 card = row.cards[k]
-                face = card_back("french", CARD_W) if card is None else card_image(card, CARD_W)
-                c.paste_card(face, (cx, row_y))
-            else:
-                c.draw.rounded_rectangle(
-                    (cx, row_y, cx + cw - 1, row_y + ch - 1), radius=5, outline=P.FELT_LINE, width=2
-                )
+                face = back if card is None else card_image(card, CARD_W)
+                if (cx, row_y) in under_frame:  # the frame shows in its corners
+                    c.paste_card(face, (cx, row_y))
+                else:
+                    c.card_in_place(face, (cx, row_y))
+            elif (cx, row_y) in under_frame:  # its outline lies over the frame
+                c.empty_place(cx, row_y, (cw, ch), 5)  # places left empty elsewhere show the backdrop's
+    for row, (row_y, _) in zip(b.rows, places, strict=True):
         if row.hand is not None:
             hand_text = t(f"ofc.short_hand_{row.hand}", lang)
             royalty = f"+{row.royalty}" if row.royalty else ""
@@ -375,7 +475,6 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
             hw = c.fitted((info_x, row_y + HAND_BASELINE), hand_text, 18, room, P.TEXT)
             if royalty:
                 c.text((info_x + hw + 6, row_y + HAND_BASELINE), royalty, 18, P.GOLD)
-        row_y += ch + ROW_GAP
 
     front_note, back_note = row_tops[0] + NOTE_BASELINE, row_tops[2] + NOTE_BASELINE
     if b.fouled:  # in the info column, not across the cards: players want to see why it fouled
@@ -389,6 +488,25 @@ def _board(c: Canvas, b: OFCBoardDrawing, x: int, y: int, w: int, name: str, lan
             (s for s in FL_NEXT_SIZES if c.text_width(text, s) + 2 * _badge_pad(s) <= info_w), FL_NEXT_SIZES[-1]
         )
         c.badge(info_x, front_note, fit(text, size, info_w - 2 * _badge_pad(size)), size, FL_COLOUR, P.TEXT)
+
+
+FRAME_W = 3
+
+
+def _frame(
+    c: Canvas, box: tuple[int, int, int, int], colour: P.RGB, places: list[tuple[int, list[int]]]
+) -> set[tuple[int, int]]:
+    """A board's frame (its turn, or Fantasyland) over its panel; returns the card places it reaches into.
+
+    The back row reaches two pixels into the frame's bottom edge: a card there shows the frame in its corners,
+    and an empty place's outline lies over it. Those places are cleared of the backdrop's outline before the
+    frame is drawn, for the caller to draw them over it."""
+    w, h = card_size(CARD_W)
+    reached = {(cx, row_y) for row_y, xs in places if row_y + h - 1 >= box[3] - FRAME_W + 1 for cx in xs}
+    for cx, row_y in reached:
+        c.draw.rectangle((cx, row_y, cx + w - 1, row_y + h - 1), fill=P.PANEL)
+    c.draw.rounded_rectangle(box, radius=8, outline=colour, width=FRAME_W)
+    return reached
 
 
 def _to_place(c: Canvas, cards: Sequence[FrenchCard], x: float, baseline: float) -> float:
@@ -415,36 +533,36 @@ def _pairs(
     c: Canvas, pairs: Sequence[OFCPairDrawing], seats: int, names: list[str], lang: str, stake: int, cell_w: int
 ) -> None:
     """Each pair's result, one entry per pair: ``Ann 2–1 Bob  [Scoop] +6``, coloured from the first's side."""
-    if _spare_cell(seats, len(pairs)):
+    if _spare_cell(seats, len(pairs)):  # its panel, heading and lines are in the backdrop
         x = MARGIN + cell_w + CELL_GAP
-        y = TOP_BAR_H + CELL_GAP + CELL_H + CELL_GAP
-        c.draw.rounded_rectangle((x, y, x + cell_w, y + CELL_H), radius=8, fill=P.FELT_DARK)
-        heading_base = y + 26
-        c.fitted(
-            (x + PAIR_PAD, heading_base),
-            t("ofc.table_pairs", lang),
-            PAIR_HEADING_SIZE,
-            cell_w - 2 * PAIR_PAD,
-            P.TEXT_DIM,
-        )
-        top = heading_base + 12
-        line_h = (y + CELL_H - 8 - top) // 3
-        for k, pair in enumerate(pairs):
-            line_y = top + k * line_h
-            c.draw.line((x + PAIR_PAD, line_y, x + cell_w - PAIR_PAD, line_y), fill=P.FELT_LINE, width=1)
+        for pair, (line_y, line_h) in zip(pairs, _spare_cell_lines(len(pairs)), strict=True):
             _pair_entry(c, pair, x, line_y, cell_w, line_h, names, lang, stake)
         return
+    for pair, (x, y, w) in zip(pairs, _strip_entries(seats, len(pairs)), strict=True):  # on their panels
+        _pair_entry(c, pair, x, y, w, PAIR_H, names, lang, stake, centred=len(pairs) == 1)
+
+
+def _spare_cell_lines(pairs: int) -> list[tuple[int, int]]:
+    """Each pair's line in the spare cell (under its heading): its top (a separator is drawn there) and height."""
+    y = TOP_BAR_H + CELL_GAP + CELL_H + CELL_GAP
+    top = y + 26 + 12
+    line_h = (y + CELL_H - 8 - top) // 3
+    return [(top + k * line_h, line_h) for k in range(pairs)]
+
+
+def _strip_entries(seats: int, pairs: int) -> list[tuple[int, int, int]]:
+    """Each pair's panel in the strip under the boards (left, top, width): one pair takes the whole width, more
+    go column by column (the left column is the first player's matches)."""
     top = _boards_bottom(seats)
-    if len(pairs) == 1:
+    if pairs == 1:
         w, lines = WIDTH - 2 * MARGIN, 1
     else:
-        w, lines = cell_w, (len(pairs) + 1) // 2
-    for k, pair in enumerate(pairs):  # column by column: the left column is the first player's matches
+        w, lines = CELL_W, (pairs + 1) // 2
+    entries = []
+    for k in range(pairs):
         col, row = divmod(k, lines)
-        x = MARGIN + col * (cell_w + CELL_GAP)
-        y = top + row * (PAIR_H + CELL_GAP)
-        c.draw.rounded_rectangle((x, y, x + w, y + PAIR_H), radius=8, fill=P.FELT_DARK)
-        _pair_entry(c, pair, x, y, w, PAIR_H, names, lang, stake, centred=len(pairs) == 1)
+        entries.append((MARGIN + col * (CELL_W + CELL_GAP), top + row * (PAIR_H + CELL_GAP), w))
+    return entries
 
 
 def _pair_entry(

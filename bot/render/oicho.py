@@ -10,12 +10,18 @@ Layout (1000×560, about 450 px wide on a phone, so nothing important is smaller
 * four pile columns P1–P4: total bet, cards, the pile's points name, each bettor's name and amount,
   and at the showdown the outcome (bettors win / dealer wins / push);
 * seat strip (2 × 5): every seat with its stack, the dealer badge, a turn marker and the round's result.
+
+A PNG's picture starts from the backdrop of its seat count (panels, seat frames, P1–P4, the dealer's badge, the
+empty card places: :func:`_backdrop`) and pastes its words as runs kept whole (:func:`~bot.render.layers.run`):
+the top bar's, the dealer's, each pile's total and everything under its cards, each seat's cell.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from PIL import Image
 
@@ -23,7 +29,8 @@ from bot.render import palette as P
 from bot.render.cards import card_back, card_image, card_size
 from bot.render.encode import Format, encode
 from bot.render.fonts import text_width
-from bot.render.text import Canvas, compact_chips, label, table_frame
+from bot.render.layers import on_backdrop, run
+from bot.render.text import Canvas, compact_chips, label
 from games.core.cards import KabuCard
 from games.oicho.views import HandView, OichoPublicView, PileView
 
@@ -41,6 +48,14 @@ SEATS_COLS = 5
 SEAT_ROW_H = 30
 SEATS_Y = HEIGHT - SEATS_ROWS * SEAT_ROW_H - 8
 PILE_W = (WIDTH - 2 * MARGIN) // 4
+PILE_COL_W = PILE_W - 8
+PILES_BOTTOM = SEATS_Y - 8
+PILE_PAD = 10
+PILE_CARDS_DX = (PILE_COL_W - (3 * CARD_W + 12)) // 2
+PILE_CARDS_Y = PILES_Y + 28 + 10
+DEALER_CARDS_X = MARGIN + 330
+DEALER_CARDS_Y = DEALER_Y + (DEALER_H - card_size(CARD_W)[1]) // 2
+GAUGE_W = 90
 
 POINT_NAMES_JA = ("ブタ", "ピン", "ニゾウ", "サンタ", "ヨツヤ", "ゴケ", "ロッポウ", "シチケン", "オイチョ", "カブ")
 POINT_NAMES_EN = ("Buta", "Pin", "Nizō", "Santa", "Yotsuya", "Goke", "Roppō", "Shichiken", "Oicho", "Kabu")
@@ -94,15 +109,22 @@ def render_oicho_table(
     ``names[seat]`` is each seat's display name; ``stake`` (chips per point, a table setting) turns the
     view's points into the chips shown, as the table's embed does.
     """
-    return encode(compose_oicho_table(view, names, lang, stake, paletted=fmt == "png"), fmt)
+    return encode(compose_oicho_table(view, names, lang, stake, paletted=fmt == "png", reuse_frame=True), fmt)
 
 
 def compose_oicho_table(
-    view: OichoPublicView, names: Sequence[str], lang: str = "en", stake: int = 1, *, paletted: bool = False
+    view: OichoPublicView,
+    names: Sequence[str],
+    lang: str = "en",
+    stake: int = 1,
+    *,
+    paletted: bool = False,
+    reuse_frame: bool = False,
 ) -> Image.Image:
     """The public table as an RGB image, before encoding (``paletted``: drawn on the table palette, as the PNG
-    encoder wants it; the same picture)."""
-    c = Canvas(table_frame((WIDTH, HEIGHT), paletted))
+    encoder wants it; the same picture). ``reuse_frame``: drawn in this thread's reused frame
+    (:func:`~bot.render.layers.reused_frame`), for a render that encodes it at once."""
+    c = on_backdrop(Canvas, (WIDTH, HEIGHT), paletted, _backdrop, view.seats, reuse=reuse_frame)
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
     _top_bar(c, view, t)
     _dealer_row(c, view, t)
@@ -129,6 +151,42 @@ class _Text:
     def short(self, points: int) -> str:
         """Chips in a narrow seat cell: exact below 100,000, then ``123k`` / ``4.5M`` (the embed has the rest)."""
         return compact_chips(points * self.stake)
+
+
+# ---------------------------------------------------------------- what every table of so many seats shows
+
+
+def _backdrop(c: Canvas, seats: int) -> None:
+    """The panels, frames, fixed labels and empty card places, the same on every picture of a table of ``seats``
+    (drawn once, :func:`~bot.render.layers.on_backdrop`); the rest of the picture is drawn over them."""
+    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
+    gx0, gy0 = WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - 12 - 14
+    c.draw.rectangle((gx0, gy0, gx0 + GAUGE_W, gy0 + 14), fill=P.FELT_LINE)
+
+    y = DEALER_Y
+    c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
+    c.badge(MARGIN + 10, y + 34, DEALER_BADGE, 22, P.GOLD, P.INK)
+    _empty_places(c, DEALER_CARDS_X, DEALER_CARDS_Y)
+
+    for i in range(4):
+        x0 = MARGIN + i * PILE_W
+        c.draw.rounded_rectangle((x0, PILES_Y, x0 + PILE_COL_W, PILES_BOTTOM), radius=8, fill=P.FELT_DARK)
+        c.text((x0 + PILE_PAD, PILES_Y + 28), f"P{i + 1}", 24, P.TEXT)
+        _empty_places(c, x0 + PILE_CARDS_DX, PILE_CARDS_Y)
+
+    cell_w = (WIDTH - 2 * MARGIN) // SEATS_COLS
+    for seat in range(min(seats, SEATS_ROWS * SEATS_COLS)):  # the engine allows 2–10 seats: two rows of five
+        row, col = divmod(seat, SEATS_COLS)
+        x = MARGIN + col * cell_w
+        base = SEATS_Y + row * SEAT_ROW_H + 22
+        c.draw.rounded_rectangle((x + 2, base - 22, x + cell_w - 4, base + 6), radius=5, fill=P.FELT_DARK)
+
+
+def _empty_places(c: Canvas, x: int, y: int) -> None:
+    """Three empty card places side by side (faint outlines, so piles line up before their cards are dealt)."""
+    size = card_size(CARD_W)
+    for k in range(3):
+        c.empty_place(x + k * (size[0] + 6), y, size, 6)
 
 
 # ---------------------------------------------------------------- pieces
@@ -163,33 +221,34 @@ def _visible_points(cards: Sequence[KabuCard | None]) -> int | None:
 
 def _top_bar(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     lang = t.lang
-    c.draw.rectangle((0, 0, WIDTH, TOP_BAR_H), fill=P.FELT_DARK)
     base = TOP_BAR_H - 12
-    title = label("oicho.table_title", lang, FALLBACK, round=view.round_no)
-    x = MARGIN + c.fitted((MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
-
     status = _status_text(view, t.names, lang)
-    cap_text = label(
-        "oicho.table_cap",
-        lang,
-        FALLBACK,
-        cap=t.chips(view.cap),
-        used=t.chips(view.cap_used),
-        left=t.chips(view.cap_left),
+    cap = (t.chips(view.cap), t.chips(view.cap_used), t.chips(view.cap_left))
+    run(
+        c, _top_texts, 0, base, (0, -base, WIDTH - MARGIN - GAUGE_W, TOP_BAR_H - base), lang, view.round_no, status, cap
     )
-    gauge_w = 90
-    cap_w = min(text_width(cap_text, 20), 440)
-    cap_x = WIDTH - MARGIN - gauge_w - 10 - cap_w
-    c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
-    c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
 
-    # the bank gauge (胴前): how much of this round's cap the children have already bet
+    # the bank gauge (胴前; its empty bar is in the backdrop): how much of this round's cap the children have bet
+    gauge_w = GAUGE_W
     gx0, gy0 = WIDTH - MARGIN - gauge_w, base - 14
-    c.draw.rectangle((gx0, gy0, gx0 + gauge_w, gy0 + 14), fill=P.FELT_LINE)
     if view.cap > 0:
         used = max(0, min(gauge_w, round(gauge_w * view.cap_used / view.cap)))
         if used:
             c.draw.rectangle((gx0, gy0, gx0 + used, gy0 + 14), fill=P.GOLD)
+
+
+def _top_texts(
+    c: Canvas, x: float, base: float, lang: str, round_no: int, status: str, cap: tuple[str, str, str]
+) -> None:
+    """The top bar's words (a :func:`~bot.render.layers.run`): the title, what is happening, and by the gauge, the
+    bank cap, bet and left."""
+    title = label("oicho.table_title", lang, FALLBACK, round=round_no)
+    cap_text = label("oicho.table_cap", lang, FALLBACK, cap=cap[0], used=cap[1], left=cap[2])
+    x += MARGIN + c.fitted((x + MARGIN, base), title, 20, 300, P.TEXT_DIM) + 14
+    cap_w = min(text_width(cap_text, 20), 440)
+    cap_x = WIDTH - MARGIN - GAUGE_W - 10 - cap_w
+    c.fitted((x, base), status, 22, cap_x - x - 16, P.GOLD)
+    c.fitted((cap_x, base), cap_text, 20, cap_w + 1, P.TEXT)
 
 
 def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
@@ -210,55 +269,72 @@ def _status_text(view: OichoPublicView, names: list[str], lang: str) -> str:
     return label("oicho.table_phase_round_over", lang, FALLBACK)
 
 
-def _paste_card(c: Canvas, card: KabuCard | None, x: int, y: int, width: int = CARD_W) -> None:
-    face = card_back("kabu", width) if card is None else card_image(card, width)
-    c.paste_card(face, (x, y))
+def _face(card: KabuCard | None, width: int = CARD_W) -> Image.Image:
+    return card_back("kabu", width) if card is None else card_image(card, width)
 
 
 def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> None:
-    """Up to three cards side by side; undealt places are drawn as faint outlines so piles line up."""
-    w, h = card_size(CARD_W)
-    for k in range(3):
-        cx = x + k * (w + 6)
-        if k < len(cards):
-            _paste_card(c, cards[k], cx, y)
-        else:
-            c.draw.rounded_rectangle((cx, y, cx + w - 1, y + h - 1), radius=6, outline=P.FELT_LINE, width=2)
+    """Up to three cards side by side, in the backdrop's empty places (:func:`_empty_places`), which undealt
+    cards leave showing so piles line up."""
+    step = CARD_W + 6
+    for k, card in enumerate(cards[:3]):
+        c.card_in_place(_face(card), (x + k * step, y))
 
 
 def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     names, lang = t.names, t.lang
     y = DEALER_Y
-    c.draw.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + DEALER_H), radius=8, fill=P.FELT_DARK)
-    x = MARGIN + 10
-    base = y + 34
-    bw = c.badge(x, base, DEALER_BADGE, 22, P.GOLD, P.INK)
-    if view.dealer in view.to_act:
-        c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
-        bw += 26
-    c.fitted((x + bw + 8, base), names[view.dealer], 24, 300 - bw - 8, P.TEXT)
     tenure = view.tenure
-    tenure_text = label(
-        "oicho.table_tenure",
-        lang,
-        FALLBACK,
-        held=tenure.rounds_held,
-        limit=tenure.rounds_limit,
-        net=t.signed(tenure.net),
-    )
-    c.fitted((x, base + 30), tenure_text, 18, 300, P.TEXT_DIM)
     hand = view.dealer_hand.hand
-    if hand is not None:
-        c.fitted((x, base + 64), hand_name(hand, lang), 24, 300, P.GOLD)
+    x, base = MARGIN + 10, y + 34
+    after_badge = math.floor(_badge_width(DEALER_BADGE, 22))  # the badge 親 is in the backdrop, before the name
+    run(c, _dealer_name, x, base, (after_badge, -34, 310, 8), names[view.dealer], view.dealer in view.to_act)
+    held = (tenure.rounds_held, tenure.rounds_limit, t.signed(tenure.net))
+    run(c, _dealer_lines, x, base + 30, (0, -22, 310, DEALER_H - 64), lang, held, hand)
 
-    _card_slots(c, view.dealer_hand.cards, MARGIN + 330, y + (DEALER_H - card_size(CARD_W)[1]) // 2)
+    _card_slots(c, view.dealer_hand.cards, DEALER_CARDS_X, DEALER_CARDS_Y)
 
     if view.maki_fuda:
-        sw, sh = card_size(SMALL_CARD_W)
+        sw = card_size(SMALL_CARD_W)[0]
         mx = WIDTH - MARGIN - 10 - 4 * (sw + 4)
-        c.fitted((mx, y + 28), label("oicho.table_maki_fuda", lang, FALLBACK), 18, 4 * (sw + 4), P.TEXT_DIM)
-        for k, card in enumerate(view.maki_fuda[:4]):
-            _paste_card(c, card, mx + k * (sw + 4), y + DEALER_H - sh - 10, SMALL_CARD_W)
+        maki = label("oicho.table_maki_fuda", lang, FALLBACK)
+        run(c, _maki_fuda, mx, y, (0, 0, 4 * (sw + 4), DEALER_H), maki, tuple(view.maki_fuda[:4]))
+
+
+def _dealer_name(c: Canvas, x: float, base: float, name: str, to_act: bool) -> None:
+    """The dealer's name after the backdrop's badge 親, with the turn marker when he is to act (a
+    :func:`~bot.render.layers.run`)."""
+    bw = _badge_width(DEALER_BADGE, 22)
+    if to_act:
+        c.text((x + bw + 6, base), TURN_MARK, 20, P.GOLD)
+        bw += 26
+    c.fitted((x + bw + 8, base), name, 24, 300 - bw - 8, P.TEXT)
+
+
+def _dealer_lines(
+    c: Canvas, x: float, base: float, lang: str, tenure: tuple[int, int, str], hand: HandView | None
+) -> None:
+    """The dealer's tenure (rounds held, of how many, and his net) and, once shown, his hand, under his name (a
+    :func:`~bot.render.layers.run`: the words are looked up only when it is drawn)."""
+    held, limit, net = tenure
+    c.fitted(
+        (x, base), label("oicho.table_tenure", lang, FALLBACK, held=held, limit=limit, net=net), 18, 300, P.TEXT_DIM
+    )
+    if hand is not None:
+        c.fitted((x, base + 34), hand_name(hand, lang), 24, 300, P.GOLD)
+
+
+def _maki_fuda(c: Canvas, x: float, y: float, heading: str, cards: tuple[KabuCard | None, ...]) -> None:
+    """まき札 (a :func:`~bot.render.layers.run`): the heading and up to four small cards under it."""
+    sw, sh = card_size(SMALL_CARD_W)
+    c.fitted((x, y + 28), heading, 18, 4 * (sw + 4), P.TEXT_DIM)
+    for k, card in enumerate(cards):
+        c.paste_card(_face(card, SMALL_CARD_W), (round(x) + k * (sw + 4), round(y) + DEALER_H - sh - 10))
+
+
+def _badge_width(text: str, size: int) -> float:
+    """The width :meth:`Canvas.badge` gives a tag of ``text``."""
+    return text_width(text, size) + 2 * max(2, size // 5)
 
 
 def _bettors(pile: PileView) -> list[tuple[int, int]]:
@@ -271,86 +347,122 @@ def _bettors(pile: PileView) -> list[tuple[int, int]]:
 
 def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _Text) -> None:
     lang = t.lang
-    col_w = PILE_W - 8
+    col_w = PILE_COL_W
     x1 = x0 + col_w
-    y0, y1 = PILES_Y, SEATS_Y - 8
-    current = view.phase == "deciding" and view.current_pile == pile.number
-    c.draw.rounded_rectangle(
-        (x0, y0, x1, y1), radius=8, fill=P.FELT_DARK, outline=P.GOLD if current else None, width=3 if current else 1
-    )
-    pad = 10
-    base = y0 + 28
-    c.text((x0 + pad, base), f"P{pile.number}", 24, P.TEXT)
+    y0, y1 = PILES_Y, PILES_BOTTOM
+    if view.phase == "deciding" and view.current_pile == pile.number:  # framed over the backdrop's panel
+        c.draw.rounded_rectangle((x0, y0, x1, y1), radius=8, outline=P.GOLD, width=3)
+    pad = PILE_PAD
+    base = y0 + 28  # the backdrop has the pile's label (P1 … P4) there
     if pile.total:
-        total_text = label("oicho.table_pile_total", lang, FALLBACK, total=t.chips(pile.total))
-        c.fitted((x1 - pad, base), total_text, 20, col_w - 60, P.GOLD, anchor="rs")
+        run(c, _pile_total, x1 - pad, base, (-col_w, -26, 4, 8), lang, t.chips(pile.total))
 
-    cards_y = base + 10
-    _card_slots(c, pile.cards, x0 + (col_w - (3 * CARD_W + 12)) // 2, cards_y)
+    cards_y = PILE_CARDS_Y
+    _card_slots(c, pile.cards, x0 + PILE_CARDS_DX, cards_y)
     y = cards_y + card_size(CARD_W)[1] + 26
 
-    if pile.hand is not None:
-        c.fitted((x0 + pad, y), hand_name(pile.hand, lang), 22, col_w - 2 * pad, P.TEXT)
-    else:
-        pts = _visible_points(pile.cards)
-        if pts is not None:
-            c.fitted((x0 + pad, y), points_name(pts, lang), 22, col_w - 2 * pad, P.TEXT_DIM)
-    y += 28
+    points = _visible_points(pile.cards) if pile.hand is None else None
+    outcome = (pile.outcome, max(1, pile.multiplier)) if pile.outcome is not None else None
+    marking = view.phase in ("betting", "deciding") and not pile.decided
+    bets = tuple(
+        Bet(t.names[seat], amount, seat in view.to_act, marking and pile.decider == seat)
+        for seat, amount in _bettors(pile)
+    )
+    run(c, _pile_lower, x0, y, (0, -26, col_w + 1, y1 - y), lang, t.stake, pile.hand, points, outcome, bets)
 
-    if pile.outcome is not None:
-        text, outcome_colour = _outcome(pile, lang)
-        c.draw.rectangle((x0 + 4, y - 21, x1 - 4, y + 6), fill=outcome_colour)
-        c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
-        y += 28
 
-    _bet_lines(c, view, pile, x0 + pad, y, col_w - 2 * pad, y1 - 6, t)
+class Bet(NamedTuple):
+    """A bettor's line on a pile: name, points bet, whether he is to act (gold), whether he decides the pile (決)."""
+
+    name: str
+    amount: int
+    to_act: bool
+    decider: bool
+
+
+def _pile_lower(
+    c: Canvas,
+    x0: float,
+    y: float,
+    lang: str,
+    stake: int,
+    hand: HandView | None,
+    points: int | None,
+    outcome: tuple[str, int] | None,
+    bets: tuple[Bet, ...],
+) -> None:
+    """A pile under its cards (a :func:`~bot.render.layers.run`: the words are looked up only when it is drawn):
+    its result, then each bettor's line."""
+    _pile_result(c, x0, y, lang, hand, points, outcome)
+    y += 56 if outcome else 28
+    _bet_lines(c, x0 + PILE_PAD, y, PILE_COL_W - 2 * PILE_PAD, PILES_BOTTOM - 6, lang, stake, bets)
 
 
 BET_LINE_H = 21
 
 
 def _bet_lines(
-    c: Canvas,
-    view: OichoPublicView,
-    pile: PileView,
-    x: float,
-    y: float,
-    width: float,
-    bottom: float,
-    t: _Text,
+    c: Canvas, x: float, y: float, width: float, bottom: float, lang: str, stake: int, bets: tuple[Bet, ...]
 ) -> None:
     """Each bettor's name and amount; two narrower columns when one would overflow (9 children fit)."""
-    bettors = _bettors(pile)
     rows = max(1, int((bottom - y) // BET_LINE_H) + 1)
-    columns = 1 if len(bettors) <= rows else 2
+    columns = 1 if len(bets) <= rows else 2
     gap = 12
     col_w = (width - gap * (columns - 1)) / columns
     size = 19 if columns == 1 else 17
     slots = rows * columns
-    shown = bettors if len(bettors) <= slots else bettors[: slots - 1]
-    marking = view.phase in ("betting", "deciding") and not pile.decided
-    for k, (seat, amount) in enumerate(shown):
+    shown = bets if len(bets) <= slots else bets[: slots - 1]
+    for k, bet in enumerate(shown):
         col, row = divmod(k, rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        aw = c.text((lx + col_w, ly), t.chips(amount), size, P.GOLD, anchor="rs")
+        aw = c.text((lx + col_w, ly), f"{bet.amount * stake:,}", size, P.GOLD, anchor="rs")
         lead = 0.0
-        if marking and pile.decider == seat:  # 決: who decides this pile's second extra
+        if bet.decider:  # 決: who decides this pile's second extra
             lead = c.badge(lx, ly, "決", size - 4, P.GOLD, P.INK) + 3
-        colour = P.GOLD if seat in view.to_act else P.TEXT
-        c.fitted((lx + lead, ly), t.names[seat], size, col_w - aw - 6 - lead, colour)
-    if len(shown) < len(bettors):
-        rest = bettors[len(shown) :]
+        colour = P.GOLD if bet.to_act else P.TEXT
+        c.fitted((lx + lead, ly), bet.name, size, col_w - aw - 6 - lead, colour)
+    if len(shown) < len(bets):
+        rest = bets[len(shown) :]
         col, row = divmod(len(shown), rows)
         lx, ly = x + col * (col_w + gap), y + row * BET_LINE_H
-        tw = c.text((lx + col_w, ly), t.chips(sum(a for _, a in rest)), size, P.TEXT_DIM, anchor="rs")
-        more = label("oicho.table_more_bets", t.lang, FALLBACK, count=len(rest))
+        tw = c.text((lx + col_w, ly), f"{sum(b.amount for b in rest) * stake:,}", size, P.TEXT_DIM, anchor="rs")
+        more = label("oicho.table_more_bets", lang, FALLBACK, count=len(rest))
         c.fitted((lx, ly), more, size, col_w - tw - 6, P.TEXT_DIM)
 
 
-def _outcome(pile: PileView, lang: str) -> tuple[str, P.RGB]:
-    outcome = pile.outcome or "unbet"
+def _pile_total(c: Canvas, right: float, base: float, lang: str, chips: str) -> None:
+    """What the pile's bets add up to, on the right of its label (a :func:`~bot.render.layers.run`)."""
+    total = label("oicho.table_pile_total", lang, FALLBACK, total=chips)
+    c.fitted((right, base), total, 20, PILE_COL_W - 60, P.GOLD, anchor="rs")
+
+
+def _pile_result(
+    c: Canvas,
+    x0: float,
+    y: float,
+    lang: str,
+    hand: HandView | None,
+    points: int | None,
+    outcome: tuple[str, int] | None,
+) -> None:
+    """A pile's hand (or the points of its face-up cards) and, at the showdown, its outcome (and multiplier) on a
+    coloured bar under it."""
+    col_w = PILE_COL_W
+    if hand is not None:
+        c.fitted((x0 + PILE_PAD, y), hand_name(hand, lang), 22, col_w - 2 * PILE_PAD, P.TEXT)
+    elif points is not None:
+        c.fitted((x0 + PILE_PAD, y), points_name(points, lang), 22, col_w - 2 * PILE_PAD, P.TEXT_DIM)
+    if outcome is not None:
+        text, colour = _outcome(*outcome, lang)
+        y += 28
+        x1 = x0 + col_w
+        c.bar((x0 + 4, y - 21, x1 - 4, y + 6), colour)
+        c.fitted(((x0 + x1) / 2, y), text, 20, col_w - 12, P.INK, anchor="ms")
+
+
+def _outcome(outcome: str, multiplier: int, lang: str) -> tuple[str, P.RGB]:
     colour = {"pile": P.WIN, "dealer": P.LOSE, "push": P.PUSH}.get(outcome, P.FELT_LINE)
-    return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=max(1, pile.multiplier)), colour
+    return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=multiplier), colour
 
 
 def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
@@ -362,24 +474,56 @@ def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
         if row >= SEATS_ROWS:
             break  # the engine allows 2–10 seats; two rows of five hold them all
         x = MARGIN + col * cell_w
-        base = SEATS_Y + row * SEAT_ROW_H + 22
-        c.draw.rounded_rectangle((x + 2, base - 22, x + cell_w - 4, base + 6), radius=5, fill=P.FELT_DARK)
+        base = SEATS_Y + row * SEAT_ROW_H + 22  # on the backdrop's seat frame
         active = view.active[seat] if seat < len(view.active) else True
-        colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
-        lead = 6.0
-        if seat in view.to_act:
-            c.text((x + lead, base), TURN_MARK, 18, P.GOLD)
-            lead += 20
-        if seat == view.dealer:
-            lead += c.badge(x + lead, base, DEALER_BADGE, 16, P.GOLD, P.INK) + 4
-        if seat in view.winners:
-            c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
-            lead += 20
-        right: float = x + cell_w - 10
-        if deltas is not None and seat < len(deltas) and deltas[seat]:
-            d = deltas[seat]
-            right -= c.text((right, base), t.signed(d), 16, P.WIN if d > 0 else P.LOSE, anchor="rs") + 6
+        delta = deltas[seat] if deltas is not None and seat < len(deltas) else 0
         stack = t.short(view.stacks[seat]) if seat < len(view.stacks) else ""
-        right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
-        name_colour = P.GOLD if seat in view.to_act else colour
-        c.fitted((x + lead, base), names[seat], 18, right - x - lead, name_colour)
+        run(
+            c,
+            _seat_cell,
+            x,
+            base,
+            (0, -24, cell_w, 8),
+            cell_w,
+            names[seat],
+            stack,
+            t.signed(delta) if delta else "",
+            delta > 0,
+            active,
+            seat in view.to_act,
+            seat == view.dealer,
+            seat in view.winners,
+        )
+
+
+def _seat_cell(
+    c: Canvas,
+    x: float,
+    base: float,
+    cell_w: int,
+    name: str,
+    stack: str,
+    delta: str,
+    won: bool,
+    active: bool,
+    to_act: bool,
+    dealer: bool,
+    winner: bool,
+) -> None:
+    """A seat's cell (a :func:`~bot.render.layers.run`, on the backdrop's frame): the turn marker, the dealer's
+    badge and the winner's star, the name, and on the right the stack and the round's result."""
+    colour = P.TEXT if active else P.TEXT_DIM  # a bust seat (0 chips) sits out, dimmed
+    lead = 6.0
+    if to_act:
+        c.text((x + lead, base), TURN_MARK, 18, P.GOLD)
+        lead += 20
+    if dealer:
+        lead += c.badge(x + lead, base, DEALER_BADGE, 16, P.GOLD, P.INK) + 4
+    if winner:
+        c.text((x + lead, base), WINNER_MARK, 18, P.GOLD)
+        lead += 20
+    right: float = x + cell_w - 10
+    if delta:
+        right -= c.text((right, base), delta, 16, P.WIN if won else P.LOSE, anchor="rs") + 6
+    right -= c.text((right, base), stack, 18, colour, anchor="rs") + 8
+    c.fitted((x + lead, base), name, 18, right - x - lead, P.GOLD if to_act else colour)

@@ -60,6 +60,7 @@ class RecordingCanvas(Canvas):
 
     deck: ClassVar[str]
     """The deck whose back a hidden card shows (:func:`~bot.render.cards.card_back`)."""
+    pastes_runs: ClassVar[bool] = False  # each text is noted, so each is drawn
 
     def __init__(self, img: Image.Image) -> None:
         super().__init__(img)

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image, ImageDraw
 
+from bot import i18n
 from bot.render import palette as P
 from bot.render.encode import blend_indices, palette_index, paletted, paletted_frame, paletted_on, quantize
 from bot.render.fonts import fit, text_width
@@ -35,10 +36,8 @@ def label(key: str, lang: str, fallback: dict[str, dict[str, str]], **params: An
 
     The renderer must not break while catalogs are still being written, and must not show a raw key.
     """
-    from bot.i18n import has, t  # late: keeps the renderer importable on its own
-
-    if has(key):
-        return t(key, lang, **params)
+    if i18n.has(key):  # looked up on the module at each call: tests replace them
+        return i18n.t(key, lang, **params)
     entry = fallback.get(key)
     if entry is None:
         return key
@@ -238,6 +237,10 @@ class Canvas:
 
     The image is RGB, or on the table palette (mode ``P``, :func:`table_frame`) when ``paletted`` is true."""
 
+    pastes_runs: ClassVar[bool] = True
+    """Whether a run (:func:`~bot.render.layers.run`) may be pasted whole on it: not on a canvas that notes each
+    text it draws."""
+
     def __init__(self, img: Image.Image) -> None:
         self.img = img
         self.paletted = img.mode == "P"
@@ -246,6 +249,9 @@ class Canvas:
         self._width, self._height = img.size
         self.last_ink: tuple[int, int, int, int] = (0, 0, 0, 0)
         """The box of the last text's ink (as :func:`ink_box` gives it)."""
+        self.ink_log: list[tuple[int, int, int, int]] | None = None
+        """While a list (:func:`~bot.render.layers.run` sets one): on the palette, the box every text, badge and card
+        reads and writes is added to it."""
 
     def text(
         self,
@@ -276,6 +282,8 @@ class Canvas:
         tile, dx, dy, w, h, advance = panel_text(text, size, anchor, stroke, fill)
         x, y = round(xy[0]) + dx, round(xy[1]) + dy
         box = self.last_ink = (x, y, x + w, y + h)
+        if self.ink_log is not None:
+            self.ink_log.append(box)
         core = self._core
         if x >= 0 and y >= 0 and x + w <= self._width and y + h <= self._height and core.crop(box).getbbox() is None:
             core.paste(tile, box)  # on bare panel (most texts): the tile made for it
@@ -314,6 +322,8 @@ class Canvas:
         x, y = xy
         width, height = face.size
         box = (x, y, x + width, y + height)
+        if self.ink_log is not None:
+            self.ink_log.append(box)
         tile, top, bottom = paletted_on(face, PANEL)
         core = self._core
         if (
@@ -327,6 +337,31 @@ class Canvas:
             core.paste(tile.im, box)
         else:
             core.paste(paletted(face).im, box, face.im)
+
+    def bar(self, box: tuple[float, float, float, float], fill: P.RGB) -> None:
+        """A filled rectangle (its corners inclusive, as :meth:`ImageDraw.rectangle` takes them), such as a pile's
+        outcome bar, noted like a text's ink while a run is drawn."""
+        if self.ink_log is not None:
+            self.ink_log.append((math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]) + 1, math.ceil(box[3]) + 1))
+        self.draw.rectangle(box, fill=fill)
+
+    def card_in_place(self, face: Image.Image, xy: tuple[int, int]) -> None:
+        """A card image in an empty card place drawn on a panel (its outline, as :meth:`empty_place` draws it, at the
+        card's very box): the face laid on the panel, its corners the panel's colour, as on bare panel."""
+        x, y = xy
+        box = (x, y, x + face.width, y + face.height)
+        if self.paletted:
+            if self.ink_log is not None:
+                self.ink_log.append(box)
+            self._core.paste(paletted_on(face, PANEL)[0].im, box)
+        else:
+            self.img.paste(PANEL, box)
+            self.img.paste(face, xy, face)
+
+    def empty_place(self, x: int, y: int, size: tuple[int, int], radius: int) -> None:
+        """An empty place for a card of ``size`` at ``(x, y)``: a faint rounded outline on the card's box."""
+        w, h = size
+        self.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), radius=radius, outline=P.FELT_LINE, width=2)
 
     def fitted(
         self,
@@ -352,6 +387,9 @@ class Canvas:
         w = text_width(text, size)
         pad = max(2, size // 5)
         top = baseline - size * 0.95
-        self.draw.rounded_rectangle((x, top, x + w + 2 * pad, baseline + size * 0.22), radius=3, fill=bg)
+        box = (x, top, x + w + 2 * pad, baseline + size * 0.22)
+        if self.ink_log is not None:  # (a box round every pixel the tag may take, however Pillow rounds it)
+            self.ink_log.append((math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]) + 1, math.ceil(box[3]) + 1))
+        self.draw.rounded_rectangle(box, radius=3, fill=bg)
         self.text((x + pad, baseline), text, size, fg)
         return w + 2 * pad

@@ -17,7 +17,7 @@ from bot.render import palette as P
 from bot.render.text import Canvas, ink_box
 from games.core.actions import ActionFamily, AmountRange
 from games.core.cards import FrenchCard, parse_french
-from games.ofc.board import ROWS
+from games.ofc.board import ROWS, Board
 from games.ofc.eval import CATEGORY_NAMES, ROYAL_FLUSH_NAME
 from games.ofc.rules import Variant
 from games.ofc.views import OFCPublicView
@@ -485,3 +485,35 @@ def test_a_showdown_shows_each_pairs_result(monkeypatch: pytest.MonkeyPatch, lan
             signs.add((p.points > 0) - (p.points < 0))
         assert sorted(entries) == sorted(expected)
     assert {-1, 1} <= signs  # the hands played include a pair won and a pair lost by the first named
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Qs Qh 4d / 9c 9d 9h 5s 2c / Ah Kh 8h 6h 3h",
+        "Qs Qh 4d /  / Ah Kh",
+        " /  / ",
+        "10h Qh 4d / 9c 9d 9h 5s 2c / Ah Kh 8h 6h 3h",  # not the engine's notation: parsed as before
+        "Q♠ Qh 4d / 9c / 2c",
+    ],
+)
+def test_a_showdowns_boards_are_read_as_the_engine_reads_them(text: str) -> None:
+    board = Board.parse(text)
+    assert ofc._board_rows(text) == (board.front, board.middle, board.back)
+
+
+def test_a_board_the_engine_would_refuse_is_refused() -> None:
+    for text in ("Qs Qs 4d / 9c / 2c", "Qs / 9c", "Xx / 9c / 2c"):
+        with pytest.raises(ValueError):
+            Board.parse(text)
+        with pytest.raises(ValueError):
+            ofc._board_rows(text)
+
+
+def test_every_engine_showdown_is_read_as_board_parse_reads_it() -> None:
+    for seats in (2, 3, 4):
+        view = _showdown_view(seats, seed=seats)
+        assert view.last_hand is not None
+        for text in view.last_hand.boards:
+            board = Board.parse(text)
+            assert ofc._board_rows(text) == (board.front, board.middle, board.back)
