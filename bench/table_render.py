@@ -6,6 +6,10 @@ options as a table update uploads) of a flat felt RGB frame of the picture's siz
 that size into upload bytes costs at the least. The subject is the game's ``render_*`` function, from the public
 view to the same upload bytes. Only ratios are meant to be compared across machines.
 
+The figure against the goal is the render with every run new (:func:`forget_runs` before each, untimed): a worker
+drawing hundreds of tables in turn rarely finds a table's runs still kept; the render with its runs kept is printed
+beside it. Other encodings of the frame, printed for comparison, are timed in rounds of their own.
+
 ``bench_render.py`` (Oicho-Kabu), ``bench_render_luk_fu.py`` and ``bench_render_hachi_hachi.py`` give :func:`main`
 their frames and drawing functions; ``bench_render_ofc.py`` uses the helpers.
 """
