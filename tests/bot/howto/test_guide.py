@@ -197,3 +197,35 @@ async def test_the_command_and_its_options_are_described_in_japanese(world: Any)
     for item in [command, *command["options"]]:
         localized = item.get("description_localizations") or {}
         assert localized.get("ja") and localized["ja"] != item["description"], item["name"]
+
+
+HOUSE_RULE_PAGES = [
+    # game, topic, page in topic, option, value, words only this value gives
+    ("luk_fu", "old_cards", 1, "old_card_mode", "knowledge", "7S **is** old"),
+]
+
+
+async def open_at(world: Any, member: Any, game: str, topic: str, index: int) -> Any:
+    opened = await member.slash(world.channel, "howto", game=game, topic=topic)
+    message = opened.response
+    for _ in range(index):
+        message = (await member.click(message, label="Next")).response
+    return message
+
+
+@pytest.mark.parametrize(("game", "topic", "index", "option", "value", "words"), HOUSE_RULE_PAGES)
+async def test_a_page_changes_when_a_moderator_changes_its_house_rule(
+    world: Any, database: Any, game: str, topic: str, index: int, option: str, value: str, words: str
+) -> None:
+    before = shown(await open_at(world, world.alice, game, topic, index))
+    assert words not in before.body
+    changed = await world.mod.slash(world.channel, "rules set", game=game, option=option, value=value)
+    assert not changed.ephemeral
+    after = shown(await open_at(world, world.alice, game, topic, index))
+    assert words in after.body
+    assert f"✏️ `{option}`" in "\n".join(after.fields.values())
+    rules = all_games()[game].rules_model.model_validate(await database.get_house_rules(world.guild.id, game))
+    page = howto.page(game, topic, index, "en", rules)
+    assert after.body == page.body
+    if after.attachments:
+        assert await after.attachments[0].read() == page.picture().render()  # type: ignore[union-attr]

@@ -15,6 +15,18 @@ from games.registry import all_games
 
 TOPICS = {
     "oicho": ("basics", "totals", "betting", "drawing", "showdown", "local_hands", "dealer"),
+    "luk_fu": (
+        "basics",
+        "pack",
+        "call",
+        "leads",
+        "must_beat",
+        "old_cards",
+        "six_tricks",
+        "five_tigers",
+        "scoring",
+        "dealing",
+    ),
 }
 """The topic ids other features open pages by (the panels' "?", /learn): changing one is a breaking change."""
 
