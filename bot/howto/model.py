@@ -42,6 +42,10 @@ class Writer:
         """A text of this game's guide catalog (``howto_<game>.<key>``)."""
         return t(f"howto_{self.game}.{key}", self.lang, **{**names_params(self.lang), **params})
 
+    def join(self, items: Sequence[str]) -> str:
+        """Items of a list in the reader's language (``Aki, Ben`` / ``あき、べん``)."""
+        return t("howto.list_sep", self.lang).join(items)
+
     def common(self, key: str, **params: Any) -> str:
         """A text of the guide's shared catalog (``howto.<key>``)."""
         return t(f"howto.{key}", self.lang, **{**names_params(self.lang), **params})

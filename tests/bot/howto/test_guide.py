@@ -202,6 +202,8 @@ async def test_the_command_and_its_options_are_described_in_japanese(world: Any)
 HOUSE_RULE_PAGES = [
     # game, topic, page in topic, option, value, words only this value gives
     ("luk_fu", "old_cards", 1, "old_card_mode", "knowledge", "7S **is** old"),
+    ("hachi_hachi", "hands", 0, "yaku_table.karasu", "on 9 5", "  9   5  Karasu 空素"),
+    ("hachi_hachi", "field", 0, "zetsuba_mult", "6", "a King makes Zetsuba 絶場 here, M = **6**"),
 ]
 
 
@@ -223,7 +225,7 @@ async def test_a_page_changes_when_a_moderator_changes_its_house_rule(
     assert not changed.ephemeral
     after = shown(await open_at(world, world.alice, game, topic, index))
     assert words in after.body
-    assert f"✏️ `{option}`" in "\n".join(after.fields.values())
+    assert f"✏️ `{option.split('.')[0]}`" in "\n".join(after.fields.values())
     rules = all_games()[game].rules_model.model_validate(await database.get_house_rules(world.guild.id, game))
     page = howto.page(game, topic, index, "en", rules)
     assert after.body == page.body

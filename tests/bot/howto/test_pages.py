@@ -27,6 +27,7 @@ TOPICS = {
         "scoring",
         "dealing",
     ),
+    "hachi_hachi": ("basics", "field", "declare", "hands", "split_or_fight", "tricks", "mizuten"),
 }
 """The topic ids other features open pages by (the panels' "?", /learn): changing one is a breaking change."""
 
