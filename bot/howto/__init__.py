@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from bot.howto.model import Guide, HouseRule, Page, Writer, scene_rules, value_at
 
-GAMES: tuple[str, ...] = ("oicho", "luk_fu", "hachi_hachi")
+GAMES: tuple[str, ...] = ("oicho", "ofc", "luk_fu", "hachi_hachi")
 """Every game with a guide, in the order ``/play`` lists them."""
 
 

@@ -201,6 +201,7 @@ async def test_the_command_and_its_options_are_described_in_japanese(world: Any)
 
 HOUSE_RULE_PAGES = [
     # game, topic, page in topic, option, value, words only this value gives
+    ("ofc", "variants", 0, "variant", "a", "This server plays **a, one at a time**"),
     ("luk_fu", "old_cards", 1, "old_card_mode", "knowledge", "7S **is** old"),
     ("hachi_hachi", "hands", 0, "yaku_table.karasu", "on 9 5", "  9   5  Karasu 空素"),
     ("hachi_hachi", "field", 0, "zetsuba_mult", "6", "a King makes Zetsuba 絶場 here, M = **6**"),

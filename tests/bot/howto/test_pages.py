@@ -15,6 +15,7 @@ from games.registry import all_games
 
 TOPICS = {
     "oicho": ("basics", "totals", "betting", "drawing", "showdown", "local_hands", "dealer"),
+    "ofc": ("basics", "variants", "ranking", "fouls", "scoring", "royalties", "fantasyland", "dealer"),
     "luk_fu": (
         "basics",
         "pack",
