@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.howto.glossary import glossary_topic
 from bot.howto.model import Guide, PageDef, TopicDef, Writer, play, scene_rules, seat_names, stacked
 from games.core.cards import FrenchCard, french_deck, notation, parse_french
 from games.hachi_hachi.actions import CODEC
@@ -369,5 +370,6 @@ GUIDE = Guide(
             ),
         ),
         TopicDef("mizuten", "👁️", (PageDef("mizuten", MIZUTEN_RULES, mizuten_scene, mizuten_body),)),
+        glossary_topic("hachi_hachi"),
     ),
 )

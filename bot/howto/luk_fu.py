@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.howto.glossary import glossary_topic
 from bot.howto.model import Guide, PageDef, TopicDef, Writer, play, scene_rules, seat_names, stacked
 from games.core.cards import lukfu_deck, notation, parse_lukfu
 from games.luk_fu.actions import CODEC
@@ -288,5 +289,6 @@ GUIDE = Guide(
                 ),
             ),
         ),
+        glossary_topic("luk_fu"),
     ),
 )

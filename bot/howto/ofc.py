@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.howto.glossary import glossary_topic
 from bot.howto.model import Guide, PageDef, TopicDef, Writer, scene_rules, seat_names, stacked
 from bot.i18n import t
 from games.core.cards import FrenchCard, french_deck, notation
@@ -277,5 +278,6 @@ GUIDE = Guide(
                 ),
             ),
         ),
+        glossary_topic("ofc"),
     ),
 )

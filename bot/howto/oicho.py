@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.howto.glossary import glossary_topic
 from bot.howto.model import Guide, PageDef, TopicDef, Writer, play, stacked
 from games.oicho.actions import CODEC
 from games.oicho.engine import OichoEngine
@@ -239,5 +240,6 @@ GUIDE = Guide(
                 ),
             ),
         ),
+        glossary_topic("oicho"),
     ),
 )

@@ -14,8 +14,8 @@ from games.core.house_rules import RuleError, RuleOption, options, with_option
 from games.registry import all_games
 
 TOPICS = {
-    "oicho": ("basics", "totals", "betting", "drawing", "showdown", "local_hands", "dealer"),
-    "ofc": ("basics", "variants", "ranking", "fouls", "scoring", "royalties", "fantasyland", "dealer"),
+    "oicho": ("basics", "totals", "betting", "drawing", "showdown", "local_hands", "dealer", "glossary"),
+    "ofc": ("basics", "variants", "ranking", "fouls", "scoring", "royalties", "fantasyland", "dealer", "glossary"),
     "luk_fu": (
         "basics",
         "pack",
@@ -27,8 +27,9 @@ TOPICS = {
         "five_tigers",
         "scoring",
         "dealing",
+        "glossary",
     ),
-    "hachi_hachi": ("basics", "field", "declare", "hands", "split_or_fight", "tricks", "mizuten"),
+    "hachi_hachi": ("basics", "field", "declare", "hands", "split_or_fight", "tricks", "mizuten", "glossary"),
 }
 """The topic ids other features open pages by (the panels' "?", /learn): changing one is a breaking change."""
 
