@@ -257,10 +257,11 @@ async def on_press(interaction: discord.Interaction, custom: str) -> None:
     if message is None or not message.flags.ephemeral:
         # Only the member's own private guide carries these buttons: never edit or share from anything else.
         raise UserError("howto.not_here")
-    lang = lang_of(interaction.locale)
     if gid.verb == "s":
-        await share(interaction, gid.game, topic, index, lang)
+        # Public, so in the server's language, as every public message of the bot is (the member's outside a server).
+        await share(interaction, gid.game, topic, index, lang_of(interaction.guild_locale or interaction.locale))
         return
+    lang = lang_of(interaction.locale)
     await interaction.response.defer()
     rules = await house_rules(interaction.client, interaction.guild_id, gid.game)
     shown = await message_of(page(gid.game, topic, index, lang, rules), interaction.user.id)
@@ -269,8 +270,7 @@ async def on_press(interaction: discord.Interaction, custom: str) -> None:
 
 
 async def share(interaction: discord.Interaction, game: str, topic: str, index: int, lang: str) -> None:
-    """Post the page in the channel for everyone, as the member's share: no buttons on it. It is written in the
-    member's language, as the member read it."""
+    """Post the page in the channel for everyone, as the member's share (the message names them): no buttons on it."""
     await interaction.response.defer(thinking=True)
     rules = await house_rules(interaction.client, interaction.guild_id, game)
     p = page(game, topic, index, lang, rules)

@@ -232,3 +232,26 @@ async def test_a_page_changes_when_a_moderator_changes_its_house_rule(
     assert after.body == page.body
     if after.attachments:
         assert await after.attachments[0].read() == page.picture().render()  # type: ignore[union-attr]
+
+
+async def test_a_shared_page_is_in_the_servers_language(world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A member reading in English on a Japanese server shares a page: everyone in the channel reads it in Japanese,
+    as they read every public message of the bot."""
+    import simcord.interactions
+
+    sent = simcord.interactions.base_payload
+
+    def japanese_server(*args: Any, **kwargs: Any) -> Any:
+        record, payload = sent(*args, **kwargs)
+        if "guild_locale" in payload:
+            payload["guild_locale"] = "ja"
+        return record, payload
+
+    monkeypatch.setattr(simcord.interactions, "base_payload", japanese_server)
+    rules = all_games()["luk_fu"].rules_model()
+    opened = await world.alice.slash(world.channel, "howto", game="luk_fu", topic="call")
+    assert shown(opened.response).body == howto.page("luk_fu", "call", 0, "en", rules).body
+    await world.alice.click(opened.response, label="Share in channel")
+    [post] = [shown(m) for m in world.channel.history(viewer=world.bob) if m.embeds]
+    assert post.body == howto.page("luk_fu", "call", 0, "ja", rules).body
+    assert world.alice.mention in post.content and "共有" in post.content
