@@ -41,7 +41,6 @@ _ID = re.compile(
     re.ASCII,
 )
 COLOUR = discord.Colour.from_rgb(0x2E, 0x7D, 0x32)
-VERBS = {"p": "previous", "n": "next", "s": "share", "m": "menu"}
 
 
 @dataclass(frozen=True)
@@ -68,8 +67,9 @@ def parse(text: str) -> GuideId:
 # ---------------------------------------------------------------------------- the message
 
 
-def embed_of(p: Page, *, filename: str | None, shared_by: str | None = None) -> discord.Embed:
-    """A page as an embed (within Discord's limits: the tests check every page)."""
+def embed_of(p: Page, *, filename: str | None, shared: bool = False) -> discord.Embed:
+    """A page as an embed (within Discord's limits: the tests check every page); a shared one says where it is from
+    instead of where it stands in the member's guide."""
     from bot.cogs.economy import game_name
 
     embed = discord.Embed(
@@ -101,7 +101,7 @@ def embed_of(p: Page, *, filename: str | None, shared_by: str | None = None) -> 
         part=p.index + 1,
         parts=p.count,
     )
-    if shared_by is not None:
+    if shared:
         footer = t("howto.footer_shared", p.lang, game=p.game, topic=p.topic)
     embed.set_footer(text=footer)
     return embed
@@ -114,12 +114,9 @@ def view_of(p: Page, user: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     options = [
         discord.SelectOption(
-            label=topic_title(p.game, topic, p.lang)[:100],
-            value=topic,
-            emoji=tp.emoji,
-            default=topic == p.topic,
+            label=topic_title(p.game, tp.id, p.lang)[:100], value=tp.id, emoji=tp.emoji, default=tp.id == p.topic
         )
-        for topic, tp in ((tp.id, tp) for tp in guide(p.game).topics)
+        for tp in guide(p.game).topics
     ]
     view.add_item(
         discord.ui.Select(
@@ -275,7 +272,7 @@ async def share(interaction: discord.Interaction, game: str, topic: str, index: 
     rules = await house_rules(interaction.client, interaction.guild_id, game)
     p = page(game, topic, index, lang, rules)
     file = await draw(p)
-    embed = embed_of(p, filename=file.filename if file else None, shared_by=interaction.user.mention)
+    embed = embed_of(p, filename=file.filename if file else None, shared=True)
     text = t("howto.shared", lang, member=interaction.user.mention)
     extra: dict[str, Any] = {"file": file} if file is not None else {}
     await interaction.followup.send(text, embed=embed, allowed_mentions=discord.AllowedMentions.none(), **extra)
