@@ -11,11 +11,12 @@ def _cogs() -> list[Any]:
     found: list[Any] = [PlayCog]
     try:
         from bot.cogs.economy import EconomyCog
+        from bot.cogs.howto import HowtoCog
         from bot.cogs.moderation import ModerationCog
         from bot.cogs.rules import RulesCog
     except ImportError:  # pragma: no cover - during development only
         return found
-    return [*found, EconomyCog, ModerationCog, RulesCog]
+    return [*found, EconomyCog, ModerationCog, RulesCog, HowtoCog]
 
 
 COGS = _cogs()
