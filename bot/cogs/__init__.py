@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from bot.cogs.economy import EconomyCog
+from bot.cogs.howto import HowtoCog
+from bot.cogs.moderation import ModerationCog
+from bot.cogs.play import PlayCog
+from bot.cogs.rules import RulesCog
 
-
-def _cogs() -> list[Any]:
-    from bot.cogs.play import PlayCog
-
-    found: list[Any] = [PlayCog]
-    try:
-        from bot.cogs.economy import EconomyCog
-        from bot.cogs.howto import HowtoCog
-        from bot.cogs.moderation import ModerationCog
-        from bot.cogs.rules import RulesCog
-    except ImportError:  # pragma: no cover - during development only
-        return found
-    return [*found, EconomyCog, ModerationCog, RulesCog, HowtoCog]
-
-
-COGS = _cogs()
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog]
+"""In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""
