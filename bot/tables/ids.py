@@ -5,7 +5,7 @@ Formats (at most 100 characters)::
     fdb:<table>:lobby:<verb>                  a lobby button (join, leave, bot, start, cancel)
     fdb:<table>:t:<verb>                      a public table button (hand, stop)
     fdb:<table>:<decision>:a:<action>         a move on a private panel (spaces in its text as ~)
-    fdb:<table>:<decision>:u:<verb>:<arg>     a panel step (see bot.ui.panel)
+    fdb:<table>:<decision>:u:<verb>:<arg>     a panel step (see bot.ui.panel); ``help`` (no arg) is the panel's "?"
     fdb:<table>:<decision>:s:<verb>:<arg>     a panel select (its values come with the interaction)
     fdb:<table>:<decision>:m:<verb>:<arg>     the amount modal
     fdb:new:<game>:<buy_in>:<stake>:<practice>:<pace>:<hours>
@@ -29,7 +29,7 @@ from bot.errors import UserError
 LOBBY_VERBS = frozenset({"join", "leave", "bot", "start", "cancel"})
 TABLE_VERBS = frozenset({"hand", "stop"})
 STEP_VERBS = frozenset(
-    {"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "go", "x", "noop"}
+    {"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "go", "x", "noop", "help"}
 )
 
 _ID = re.compile(

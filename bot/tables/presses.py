@@ -1,10 +1,11 @@
 """Presses on table components and amount modals, each turned into what it asks for.
 
 The router (:mod:`bot.tables.components`) reads the custom id strictly; here a press becomes a lobby change, a
-public table button ("My hand", "Stop table"), a step of the private panel (choosing a pile, placing a card …) or a
-move. Every move goes through the play path (:class:`~bot.tables.play.Play`), which answers the clicker with their
-panel before the follow-up runs. A press for a decision that is no longer the seat's says so, in the panel as it is
-now (and keeps saying so until the member's next press).
+public table button ("My hand", "Stop table"), a step of the private panel (choosing a pile, placing a card …), the
+panel's "?" (the guide's page about the seat's decision, which changes nothing) or a move. Every move goes through
+the play path (:class:`~bot.tables.play.Play`), which answers the clicker with their panel before the follow-up
+runs. A press for a decision that is no longer the seat's says so, in the panel as it is now (and keeps saying so
+until the member's next press).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.errors import UserError
+from bot.howto.message import open_guide
 from bot.i18n import lang_of, t
 from bot.render.runner import off_loop
 from bot.storage import LeaseLost
@@ -24,7 +26,7 @@ from bot.tables.amounts import parse_amount
 from bot.tables.components import AmountModal
 from bot.tables.play import Stale
 from bot.tables.session import Outcome, judge_decision
-from bot.ui import adapters
+from bot.ui import adapters, ui_for
 from bot.ui import panel as generic
 from bot.ui.base import run_ui_step
 from bot.ui.panel import Ids, OpenModal
@@ -120,6 +122,9 @@ class Presses:
             await self._table_button(interaction, session, cid.verb)
             return
         seat = self._seated(session, interaction)
+        if cid.kind == "step" and cid.verb == generic.HELP:
+            await self._help(interaction, session, seat, cid)
+            return
         if cid.kind == "action":
             try:
                 action = session.spec.codec.parse(cid.action)
@@ -135,6 +140,17 @@ class Presses:
             await self._step(interaction, session, seat, cid.verb, arg, cid.decision)
         else:
             raise UserError("table.bad_button")
+
+    async def _help(
+        self, interaction: discord.Interaction, session: TableSession, seat: int, cid: ids.ComponentId
+    ) -> None:
+        """The panel's "?": the guide's page about the seat's decision now (the panel pressed may be of an earlier
+        one), in a new private message. It only reads the table: no move, no panel state, no note. A "?" with an
+        argument, or naming a decision the seat was never offered, is forged."""
+        snap = await self.panels.snapshot(session, seat, lang_of(interaction.locale))
+        if cid.arg or cid.decision is None or cid.decision > snap.decision:
+            raise UserError("table.bad_button")
+        await open_guide(interaction, session.game, ui_for(session.game).howto_topic(snap.view, snap.legal))
 
     def _seated(self, session: TableSession, interaction: discord.Interaction) -> int:
         seat = session.seat_of(interaction.user.id)

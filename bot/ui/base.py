@@ -57,6 +57,12 @@ class GameUI(ABC):
         ``state`` holds the seat's panel choices so far (read it, do not change it)."""
 
     @abstractmethod
+    def howto_topic(self, view: Any, legal: Sequence[LegalAction]) -> str:
+        """The ``/howto`` topic (one of :func:`bot.howto.topic_ids` of this game) about the decision in front of the
+        seat whose view and legal actions these are: what its panel's "?" opens. A seat with nothing to decide gets
+        the topic of the table's moment (what the others are deciding, or how the game ends)."""
+
+    @abstractmethod
     def result_embed(self, result: DealResult[Any], ctx: TableContext) -> discord.Embed:
         """The public results message of one finished deal."""
 

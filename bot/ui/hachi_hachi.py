@@ -30,6 +30,15 @@ from games.hachi_hachi.views import HachiPublicView, HachiSeatView, RevealView, 
 
 SUIT_EMOJI = {"c": "♣️", "d": "♦️", "h": "♥️", "s": "♠️"}
 TRICKS = 7
+HOWTO_TOPICS = {
+    "mizuten": "mizuten",
+    "declare": "declare",
+    "choose": "split_or_fight",
+    "trick": "tricks",
+    "over": "tricks",
+}
+"""The ``/howto`` topic of each phase of a round: Mizuten; play or fold (and forced out); split or fight; the tricks
+(and, once the game is over, how the last round was settled: the tricks topic ends with the pot)."""
 PART_KINDS = ("forced_out", "hand", "trick", "mizuten")
 
 
@@ -221,6 +230,9 @@ class HachiHachiUI(GameUI):
                 lines.append(t("hachi_hachi_ui.waiting", lang, names=", ".join(names[s] for s in view.to_act) or "—"))
         spec.text = "\n".join(lines)[:1800]
         return spec
+
+    def howto_topic(self, view: HachiSeatView, legal: Sequence[LegalAction]) -> str:
+        return HOWTO_TOPICS.get(view.phase, "basics")
 
     # ------------------------------------------------------------------ narration
     def describe(self, event: Event, ctx: TableContext) -> str | None:

@@ -34,6 +34,9 @@ SUIT_CHARS = {"C": "銭", "S": "索", "M": "貫", "T": "十"}
 RED_CARDS = frozenset(parse_lukfu("9C 9S 9M 9T 8T 1C 1T LT"))
 BACK = "🂠"
 
+HOWTO_TOPICS = {"call": "call", "tigers": "five_tigers", "follow": "must_beat", "stop": "six_tricks"}
+"""The ``/howto`` topic of each phase of a hand (a lead is chosen by :meth:`LukFuUI.howto_topic`)."""
+
 FIELD_MAX = 1024
 """Discord: a field's value holds at most 1024 characters."""
 RESULT_ROOM = 4800
@@ -221,6 +224,19 @@ class LukFuUI(GameUI):
             lines.append(t("luk_fu_ui.waiting", lang, names=waiting))
         spec.text = "\n".join(lines)[:1800]
         return spec
+
+    def howto_topic(self, view: LukFuSeatView, legal: Sequence[LegalAction]) -> str:
+        """The call; Five Tigers; a lead (restricted single leads and old cards, unless it is the declarer's free
+        lead: what may be led); following (must beat, or discard face down); stopping at six tricks. A seat sitting
+        this hand out gets the deal of four players; the end of the game, the scoring."""
+        if view.game_over or view.phase == "over":
+            return "scoring"
+        if not view.playing:
+            return "dealing"
+        if view.phase == "lead":
+            leading = view.seat in view.to_act
+            return "old_cards" if leading and view.lead_exempt != "declarer" else "leads"
+        return HOWTO_TOPICS.get(view.phase, "basics")
 
     # ------------------------------------------------------------------ narration
     def describe(self, event: Event, ctx: TableContext) -> str | None:

@@ -226,6 +226,15 @@ class OFCUI(GameUI):
         spec.text = "\n".join(lines)[:1800]
         return spec
 
+    def howto_topic(self, view: OFCSeatView, legal: Sequence[LegalAction]) -> str:
+        """A street: fouls (what the panel's foul warning is about); a Fantasyland hand (or waiting in one):
+        Fantasyland; the end of the game: scoring."""
+        if view.public.game_over:
+            return "scoring"
+        if view.fantasyland_hand or view.board.fantasyland:
+            return "fantasyland"
+        return "fouls"
+
     def ui_step(
         self, view: OFCSeatView, seat: int, legal: Sequence[LegalAction], verb: str, arg: str, state: dict[str, str]
     ) -> Action | None:

@@ -18,6 +18,15 @@ from games.oicho import events as ev
 from games.oicho.results import HandResult, OichoResult
 from games.oicho.views import HandView, OichoPublicView, OichoSeatView
 
+HOWTO_TOPICS = {
+    "betting": "betting",
+    "deciding": "drawing",
+    "dealer": "drawing",
+    "round_over": "dealer",
+    "game_over": "dealer",
+}
+"""The ``/howto`` topic of each moment of a round: bets; a pile's or the dealer's third card; keeping or passing the
+bank (and how the game ends)."""
 MONTH_KANJI = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
 PRESETS = (1, 5, 10, 25, 50, 100)
 
@@ -194,6 +203,9 @@ class OichoUI(GameUI):
             lines.append(t("oicho_ui.waiting", lang, waiting=waiting))
         spec.text = "\n".join(lines)[:1800]
         return spec
+
+    def howto_topic(self, view: OichoSeatView, legal: Sequence[LegalAction]) -> str:
+        return HOWTO_TOPICS.get(view.phase, "basics")
 
     # ------------------------------------------------------------------ narration
     def describe(self, event: Event, ctx: TableContext) -> str | None:

@@ -12,7 +12,10 @@ UI steps (``u`` ids, select ``s`` ids), with ``arg`` = ``<decision key>/<value>`
 * ``sub`` (select) and ``subok`` — the items of a :class:`ChooseSubset`, then the move;
 * ``pick``, ``put``, ``undo``, ``clr``, ``grp`` (select), ``ok`` — building an :class:`Arrange`;
 * ``go`` — show another group or page of a menu that does not fit at once (see below);
-* ``x`` — a game's own :class:`Extra` (``arg`` is ``<verb>/<arg>``), passed to the game's ``ui_step``.
+* ``x`` — a game's own :class:`Extra` (``arg`` is ``<verb>/<arg>``), passed to the game's ``ui_step``;
+* ``help`` — the "?" every panel has, beside the game's extra buttons: the table runtime opens the ``/howto``
+  page about the seat's decision when it is pressed (the game names the topic:
+  :meth:`~bot.ui.base.GameUI.howto_topic`), in a new private message; the panel and the table stay as they are.
 
 Nothing is ever cut to fit Discord (25 options a menu, five rows of five buttons a message):
 
@@ -50,6 +53,7 @@ from bot.ui.panel.components import (
     BUTTON_OPTIONS,
     CONTENT_LIMIT,
     CUSTOM_ID,
+    HELP,
     MAX_ROWS,
     NAV,
     OPTION_TEXT,
@@ -75,6 +79,7 @@ __all__ = [
     "BUTTON_OPTIONS",
     "CONTENT_LIMIT",
     "CUSTOM_ID",
+    "HELP",
     "MAX_ROWS",
     "NAV",
     "OPTION_TEXT",

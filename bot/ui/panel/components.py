@@ -25,6 +25,10 @@ NAV = "@"
 key (checked) starts with it."""
 PANEL = "*"
 """The ``go`` key of the panel's own pages (when its decisions do not fit five rows at once)."""
+HELP = "help"
+"""The step of the "?" every panel has: it opens the ``/howto`` page about the decision in front of the seat, in a
+new private message, and changes nothing (neither the table nor the panel). It names no decision of its own: the
+page is chosen when it is pressed, from the seat's decision then (a "?" of an earlier panel still works)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,10 @@ class Ids:
 
     def go(self, key: str, menu: str, target: str) -> str:
         return self.step("go", f"{key}/{menu}{NAV}{target}")
+
+    def help(self) -> str:
+        """The panel's "?": the guide's page about the seat's decision (see :data:`HELP`)."""
+        return self.step(HELP)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Drawing a whole panel (:func:`render`): its text, each decision drawn by its shape in the rows left to it,
-the game's extra buttons, and ◀ ▶ between the panel's own pages.
+the game's extra buttons, ◀ ▶ between the panel's own pages, and the "?" (:data:`~bot.ui.panel.components.HELP`).
 """
 
 from __future__ import annotations
@@ -54,13 +54,18 @@ def render(spec: PanelSpec, ids: Ids, lang: str, state: Mapping[str, str]) -> Re
     shown = [spec.decisions[i] for i in pages[index]]
     tail = [_extra(extra, ids) for extra in spec.extras]
     tail += _pager(ids, lang, PANEL, "", [str(n) for n in range(len(pages))], index)
-    layout = _Layout()
-    for position, decision in enumerate(shown):
-        later = sum(_need(d) for d in shown[position + 1 :])
-        room = MAX_ROWS - len(layout.rows) - later - _rows(len(tail))
-        layout.extend(_draw(decision, ids, lang, state, room))
-    if tail:
+    tail.append(Button(ids.help(), t("panel.help", lang)))
+    # The "?" goes at the end of the last row when it has a place left there; only when it has none is the row it
+    # needs taken from the decisions (which panel_pages leaves room for), so no choice is drawn smaller for it.
+    for reserved in (len(tail) - 1, len(tail)):
+        layout = _Layout()
+        for position, decision in enumerate(shown):
+            later = sum(_need(d) for d in shown[position + 1 :])
+            room = MAX_ROWS - len(layout.rows) - later - _rows(reserved)
+            layout.extend(_draw(decision, ids, lang, state, room))
         layout.buttons(tail)
+        if len(layout.rows) <= MAX_ROWS:
+            break
     if len(layout.rows) > MAX_ROWS or any(len(row) > ROW_WIDTH for row in layout.rows):
         raise AssertionError(f"a panel drawn with {len(layout.rows)} rows")  # panel_pages leaves room: never
     return Rendered("\n".join(lines)[:CONTENT_LIMIT], layout.rows)

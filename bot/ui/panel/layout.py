@@ -52,13 +52,19 @@ def _need(decision: Decision) -> int:
     return 3 if decision.mode == "steps" else 2
 
 
+def tail_buttons(spec: PanelSpec, pages: int) -> int:
+    """How many buttons the panel's last row(s) hold: the game's extra buttons, ◀ ▶ between the panel's own pages
+    when it has several, and the "?" every panel has."""
+    return len(spec.extras) + (2 if pages > 1 else 0) + 1
+
+
 def panel_pages(spec: PanelSpec) -> list[list[int]]:
     """The decisions shown together (by index): all at once when they fit five rows drawn compactly, else a
-    page at a time, with ◀ ▶ beside the game's extra buttons."""
+    page at a time, with ◀ ▶ beside the game's extra buttons (and the "?")."""
     needs = [_need(d) for d in spec.decisions]
-    if sum(needs) + _rows(len(spec.extras)) <= MAX_ROWS:
+    if sum(needs) + _rows(tail_buttons(spec, 1)) <= MAX_ROWS:
         return [list(range(len(needs)))]
-    room = MAX_ROWS - _rows(len(spec.extras) + 2)
+    room = MAX_ROWS - _rows(tail_buttons(spec, 2))
     if any(need > room for need in needs):
         raise ValueError(f"a panel with {len(spec.extras)} extra buttons has no room for its decisions")
     pages: list[list[int]] = [[]]

@@ -12,7 +12,7 @@ Checked on the way and at the end:
   table's lock); an ephemeral panel is never visible to another member;
 * at every decision a member meets, **every legal action is reachable** through the panel's components
   (:func:`check_reachable`, run offline on the seat's view, legal actions and panel state as they are then),
-  and every panel drawn on the way keeps Discord's limits;
+  and every panel drawn on the way keeps Discord's limits and has its "?";
 * the game ends; every member's balance moved by exactly what their seat won in the settled deals; the
   ledger balances.
 """
@@ -110,8 +110,8 @@ def _weight(component: dict[str, Any]) -> int:
         return 6  # a move, or the confirm that makes one
     if ":u:x:hint" in cid:
         return 4
-    if ":u:noop:" in cid or ":u:x:refresh" in cid:
-        return 0
+    if ":u:noop:" in cid or ":u:x:refresh" in cid or ":u:help:" in cid:
+        return 0  # nothing, a redraw, or the guide's page (tested on its own: test_panel_help.py)
     return 2
 
 
@@ -287,6 +287,9 @@ class PanelExplorer:
                 else:
                     problems += _select_problems(component)
                 found.append((component, parsed))
+        helps = [c for c, parsed in found if parsed.kind == "step" and parsed.verb == panel.HELP]
+        if len(helps) != 1 or helps[0].disabled:
+            problems.append(f"{len(helps)} enabled '?' buttons on the panel (every panel has one)")
         return spec, found
 
     def step(self, spec: PanelSpec, cid: component_ids.ComponentId, values: Sequence[str] | None, state: State) -> Any:

@@ -141,7 +141,7 @@ def test_only_cards_that_follow_suit_can_be_pressed() -> None:
     assert [(o.label, o.enabled) for o in found if o.enabled] == [("9♦️", True)]
     assert len(found) == 7 and sum(not o.enabled for o in found) == 6
     rendered = generic.render(UI.panel(eng.view(1), 1, eng.legal_actions(1), ctx(), {}), Ids(1, 1), "en", {})
-    assert [len(row) for row in rendered.rows] == [5, 2]  # seven buttons, not a menu
+    assert [len(row) for row in rendered.rows] == [5, 2, 1]  # seven buttons, not a menu; then the "?"
     # Trumps (hearts) are the blue buttons.
     buttons = [b for row in rendered.rows for b in row if isinstance(b, generic.Button)]
     assert {b.label for b in buttons if b.style == "primary"} == {"2♥️", "3♥️", "4♥️"}

@@ -72,7 +72,11 @@ def test_a_few_options_are_buttons_and_a_forbidden_one_says_why() -> None:
     rendered = panel.render(spec, IDS, "en", {})
     assert "⛔ 7♣: an old card may not be led" in rendered.content
     buttons = [c for c in components(rendered) if isinstance(c, Button)]
-    assert [(b.custom_id, b.disabled) for b in buttons] == [("fdb:7:42:a:play~5S", False), ("fdb:7:42:a:play~7C", True)]
+    assert [(b.custom_id, b.disabled) for b in buttons] == [
+        ("fdb:7:42:a:play~5S", False),
+        ("fdb:7:42:a:play~7C", True),
+        ("fdb:7:42:u:help:", False),
+    ]
 
 
 def test_many_options_become_a_select_whose_choice_is_the_move() -> None:
@@ -205,7 +209,7 @@ def test_every_component_id_on_a_panel_is_unique() -> None:
         ],
     )
     ids_seen = [c.custom_id for c in components(panel.render(spec, IDS, "en", {}))]
-    assert len(ids_seen) == len(set(ids_seen)) == 7
+    assert len(ids_seen) == len(set(ids_seen)) == 8  # the "?" included
 
 
 # ---------------------------------------------------------------- never truncate: every shape splits
@@ -360,6 +364,7 @@ def test_a_subset_of_more_items_than_a_select_holds_is_chosen_page_by_page() -> 
         ("Confirm", False),
         ("◀ Page 1/2", True),
         ("Page 2/2 ▶", False),
+        ("?", False),
     ]
     panel.step(spec, IDS, "en", "go", page_buttons[2].custom_id.split(":u:go:")[1], state)
     second = menu(spec, state)
@@ -432,7 +437,7 @@ def test_an_arrangement_with_more_items_and_groups_than_buttons_pages_them() -> 
     # Three rows of items (ten a page, so pages are even), a row of groups (three a page), undo, clear, confirm.
     assert labels[0][0] == "Item v0" and labels[1][-1] == "Item v9" and labels[2] == ["◀ Page 1/3", "Page 2/3 ▶"]
     assert labels[3] == ["Group g0 (30)", "Group g1 (30)", "Group g2 (30)", "◀ Page 1/3", "Page 2/3 ▶"]
-    assert labels[4] == ["Undo", "Clear", "Confirm"]
+    assert labels[4] == ["Undo", "Clear", "Confirm", "?"]  # the "?" where a place is left: no row taken from the items
     assert set(reachable(spec, moves).actions) == {m.text for m in moves}
 
 
@@ -472,7 +477,7 @@ def test_more_decisions_than_five_rows_are_shown_a_page_at_a_time() -> None:
     state: dict[str, str] = {}
     rendered = panel.render(spec, IDS, "en", state)
     assert len(rendered.rows) == panel.MAX_ROWS and all(len(row) <= panel.ROW_WIDTH for row in rendered.rows)
-    assert [b.label for b in rendered.rows[-1]] == ["Hint", "◀ Page 1/2", "Page 2/2 ▶"]
+    assert [b.label for b in rendered.rows[-1]] == ["Hint", "◀ Page 1/2", "Page 2/2 ▶", "?"]
     panel.step(spec, IDS, "en", "go", "*/@1", state)
     second = panel.render(spec, IDS, "en", state)
     assert second.rows[0][0].custom_id == "fdb:7:42:a:play~40C"
@@ -525,3 +530,28 @@ def test_the_check_catches_an_offer_that_is_not_legal_and_a_component_past_disco
     monkeypatch.setattr(shapes, "_menu", wide)
     with pytest.raises(AssertionError, match=r"26 options \(26 distinct\).*too long"):
         reachable(PanelSpec("", [ChooseOne("lead", "", cards(1), select=True)]), [Play("0C")])
+
+
+# ---------------------------------------------------------------- the "?" of every panel
+
+
+def test_every_panel_ends_with_its_question_mark_even_with_nothing_to_decide() -> None:
+    waiting = panel.render(PanelSpec("Waiting for bob."), IDS, "ja", {})
+    assert waiting.rows == [[Button("fdb:7:42:u:help:", "？")]]
+    one = panel.render(
+        PanelSpec("", [ChooseOne("call", "", [Option("Play", Play("1C")), Option("Pass", Play("2C"))])]), IDS, "en", {}
+    )
+    assert [[b.label for b in row] for row in one.rows] == [["Play", "Pass"], ["?"]]  # never beside the moves
+    with pytest.raises(UserError):  # not a step of the panel's: the table runtime answers it (and nothing changes)
+        panel.step(PanelSpec(""), IDS, "en", panel.HELP, "", {})
+
+
+def test_the_question_mark_takes_a_row_only_when_no_row_has_a_place_for_it() -> None:
+    """An arrangement's last row (undo, clear, confirm) has a place: its items keep their three rows (see
+    test_an_arrangement_with_more_items_and_groups_than_buttons_pages_them). Five decisions of a row each fill the
+    panel: with the "?" they are shown a page at a time, every move still reachable."""
+    five = [ChooseOne(f"k{i}", "", [Option(f"x{i}", Play(f"{i}S"))]) for i in range(5)]
+    spec = PanelSpec("", five)
+    first = panel.render(spec, IDS, "en", {})
+    assert len(first.rows) <= panel.MAX_ROWS and [b.label for b in first.rows[-1]] == ["◀ Page 1/2", "Page 2/2 ▶", "?"]
+    assert len(reachable(spec, [Play(f"{i}S") for i in range(5)]).actions) == 5
