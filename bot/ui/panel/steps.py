@@ -80,9 +80,12 @@ def step(spec: PanelSpec, ids: Ids, lang: str, verb: str, arg: str, state: dict[
     if verb == "subok":
         subset = _find(spec, key, ChooseSubset)
         chosen = _chosen(subset, state)
-        action = subset.build(chosen) if subset.least <= len(chosen) <= subset.most else None
+        if not subset.least <= len(chosen) <= subset.most:
+            wanted = str(subset.least) if subset.least == subset.most else f"{subset.least}–{subset.most}"
+            raise UserError("panel.choose_count", n=wanted, chosen=len(chosen))
+        action = subset.build(chosen)
         if action is None:
-            raise UserError("panel.incomplete")
+            raise UserError("panel.not_a_move")
         return action
     if verb in ("pick", "put", "undo", "clr", "grp", "ok"):
         return _arrange_step(_find(spec, key, Arrange), verb, value, state)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
+from bot.i18n import t
 from bot.ui import panel
 from bot.ui.decisions import (
     AmountChoice,
@@ -131,6 +132,30 @@ def test_a_subset_is_confirmed_only_when_it_makes_a_move() -> None:
     assert panel.step(spec, IDS, "en", "subok", "keep", state) == Keep("a.c")
     with pytest.raises(UserError):
         panel.step(spec, IDS, "en", "sub", "keep/a,z", state)
+
+
+def test_a_subset_confirmed_too_soon_says_why_in_plain_words() -> None:
+    """Confirm is greyed until the choice makes a move; a press that comes anyway (a stale or forged one) is refused
+    saying what is missing, about the items chosen (not about "places", which only an arrangement has)."""
+
+    def build(values: tuple[str, ...]) -> Action | None:
+        return Keep(".".join(sorted(values))) if len(values) == 2 else None
+
+    spec = PanelSpec("", [ChooseSubset("keep", "Keep two:", [("A", "a"), ("B", "b"), ("C", "c")], 1, 2, build)])
+    state: dict[str, str] = {}
+    with pytest.raises(UserError) as none_yet:
+        panel.step(spec, IDS, "en", "subok", "keep", state)
+    assert none_yet.value.key == "panel.choose_count"
+    assert t(none_yet.value.key, "en", **none_yet.value.params) == "Choose 1–2 before confirming (you have chosen 0)."
+    assert (
+        t(none_yet.value.key, "ja", **none_yet.value.params)
+        == "確定する前に1–2個選んでください（いま選んでいるのは0個）。"
+    )
+    panel.step(spec, IDS, "en", "sub", "keep/b", state)
+    with pytest.raises(UserError) as no_move:
+        panel.step(spec, IDS, "en", "subok", "keep", state)
+    assert no_move.value.key == "panel.not_a_move" and not no_move.value.params
+    assert state == {"keep.chosen": "b"}  # refused: the choice is kept as it was
 
 
 def arrange(mode: str = "steps") -> Arrange:
