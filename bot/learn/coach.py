@@ -14,14 +14,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
+from bot.learn.lessons import COACH_SEED
 from bot.learn.note import Coached, CoachNote
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.actions import Action, LegalAction
 from games.registry import get_game
-
-COACH_SEED = 0
-"""The policy's random source for advice: the seed the OFC hint uses, so the coach and the 💡 agree."""
 
 
 def coached(game_id: str) -> Coached | None:

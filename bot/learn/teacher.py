@@ -31,6 +31,7 @@ from bot.tables.places import missing_thread_permissions
 
 if TYPE_CHECKING:
     from bot.app import FudabaBot
+    from bot.storage import TablePlace
     from bot.tables.panels import Snapshot
     from bot.tables.session import Outcome, TableSession
 
@@ -64,9 +65,12 @@ class Teacher:
         self.notes: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
 
     def attach(self) -> None:
+        """Join the table runtime (once; the cog does it as soon as the runtime exists)."""
         tables = self.bot.tables
-        tables.panels.note_sources.append(self.note)
-        tables.play.watchers.append(self.watch)
+        if self.note not in tables.panels.note_sources:
+            tables.panels.note_sources.append(self.note)
+        if self.watch not in tables.play.watchers:
+            tables.play.watchers.append(self.watch)
 
     def detach(self) -> None:
         tables = self.bot.tables
@@ -97,7 +101,8 @@ class Teacher:
 
     async def open(self, interaction: discord.Interaction, lesson: Lesson) -> None:
         """``/learn``: the lesson's table, started at once with its bots and its deal; the learner is told where."""
-        place = "channel" if missing_thread_permissions(interaction.app_permissions) else None
+        self.attach()
+        place: TablePlace | None = "channel" if missing_thread_permissions(interaction.app_permissions) else None
         session = await self.bot.tables.lobby.open(
             interaction,
             lesson.game,

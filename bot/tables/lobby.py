@@ -169,8 +169,10 @@ class Lobby:
         self.registry.add(session)
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            lobby = None if deal is not None else lobby_view(session)  # a table started at once takes no one else
-            message = await channel.send(embed=self.embed(session), view=lobby)
+            if deal is not None:  # a table started at once takes no one else: no lobby buttons
+                message = await channel.send(embed=self.embed(session))
+            else:
+                message = await channel.send(embed=self.embed(session), view=lobby_view(session))
         except discord.HTTPException as exc:
             log.warning("table %s: the lobby could not be posted (%s); cancelling it", session.id, exc)
             self.registry.forget(session)

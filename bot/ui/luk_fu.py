@@ -316,12 +316,13 @@ class LukFuUI(GameUI):
         """What the decision in front of ``seat`` is, each option under the rules, and the bot's move and reason."""
         from bot.learn.note import CoachNote
         from games.luk_fu import policy
+        from games.luk_fu.combos import has_big_combination
 
         lang = ctx.lang
         words = self.move_words(view, seat, pick, lang)
         if view.phase == "call":
             est = policy.estimate_tricks(view.hand)
-            parent_big = view.seat == view.parent and policy.has_big_combination(view.hand)
+            parent_big = view.seat == view.parent and has_big_combination(view.hand)
             at = policy.CALL_AT - 0.5 if parent_big else policy.CALL_AT
             options = [t("learn_luk_fu.call_play", lang), t("learn_luk_fu.call_pass", lang)]
             extra = [t("learn_luk_fu.parent_pass_penalty", lang)] if parent_big else []
@@ -339,17 +340,21 @@ class LukFuUI(GameUI):
                     (a for a in legal if isinstance(a, act.Follow)), key=lambda a: policy._strength(a.cards)
                 )
                 last = view.trick is not None and len(view.trick.plays) == len(view.active) - 1
-                options = [
-                    t("learn_luk_fu.must_beat", lang, n=view.must_play, cards=cards_text(winning, lang)),
-                    t(
-                        "learn_luk_fu.beat_range",
-                        lang,
-                        weakest=_play_label(follows[0].cards, lang),
-                        strongest=_play_label(follows[-1].cards, lang),
-                        count=len(follows),
-                    ),
-                ]
-                why = t("learn_luk_fu.why_beat_last" if last else "learn_luk_fu.why_beat_strong", lang)
+                options = [t("learn_luk_fu.must_beat", lang, n=view.must_play, cards=cards_text(winning, lang))]
+                if len(follows) == 1:
+                    options.append(t("learn_luk_fu.beat_only", lang, play=_play_label(follows[0].cards, lang)))
+                    why = t("learn_luk_fu.why_beat_only", lang)
+                else:
+                    options.append(
+                        t(
+                            "learn_luk_fu.beat_range",
+                            lang,
+                            weakest=_play_label(follows[0].cards, lang),
+                            strongest=_play_label(follows[-1].cards, lang),
+                            count=len(follows),
+                        )
+                    )
+                    why = t("learn_luk_fu.why_beat_last" if last else "learn_luk_fu.why_beat_strong", lang)
                 return CoachNote(t("learn_luk_fu.about_follow", lang), options, words, why)
             options = [
                 t("learn_luk_fu.cannot_beat", lang, n=view.must_play, cards=cards_text(winning, lang)),
