@@ -324,7 +324,13 @@ class LukFuUI(GameUI):
             est = policy.estimate_tricks(view.hand)
             parent_big = view.seat == view.parent and has_big_combination(view.hand)
             at = policy.CALL_AT - 0.5 if parent_big else policy.CALL_AT
-            options = [t("learn_luk_fu.call_play", lang), t("learn_luk_fu.call_pass", lang)]
+            rules = view.rules
+            free = t("learn_luk_fu.declarer_free", lang) if rules.old_lead_exempt_declarer else ""
+            double = t("learn_luk_fu.declarer_double", lang) if rules.declarer_pays_double else ""
+            options = [
+                t("learn_luk_fu.call_play", lang, free=free, double=double),
+                t("learn_luk_fu.call_pass", lang),
+            ]
             extra = [t("learn_luk_fu.parent_pass_penalty", lang)] if parent_big else []
             why = t("learn_luk_fu.why_call", lang, est=f"{est:.1f}", at=f"{at:.1f}")
             return CoachNote(t("learn_luk_fu.about_call", lang), options, words, why, extra)
@@ -362,7 +368,8 @@ class LukFuUI(GameUI):
             ]
             return CoachNote(t("learn_luk_fu.about_discard", lang), options, words, t("learn_luk_fu.why_discard", lang))
         if view.phase == "stop":
-            options = [t("learn_luk_fu.stop", lang), t("learn_luk_fu.continue", lang)]
+            double = t("learn_luk_fu.stop_double", lang) if view.rules.declarer_pays_double else ""
+            options = [t("learn_luk_fu.stop", lang, double=double), t("learn_luk_fu.continue", lang)]
             return CoachNote(
                 t("learn_luk_fu.about_stop", lang, tricks=view.tricks[seat]),
                 options,

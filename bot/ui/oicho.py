@@ -46,6 +46,10 @@ def hand_text(hand: HandView | None, lang: str) -> str:
     return f"{hand.points} {name}"
 
 
+def _tie_to_dealer(ctx: TableContext) -> bool:
+    return bool(getattr(ctx.rules, "tie_goes_to_dealer", False))
+
+
 def _total(cards: Sequence[KabuCard | None]) -> int | None:
     """The points of cards all seen (None when one is face down to this reader)."""
     if any(c is None for c in cards):
@@ -223,7 +227,13 @@ class OichoUI(GameUI):
         words = self.move_words(view, seat, pick, lang)
         if view.phase == "betting":
             options = [
-                t("learn_oicho.bet", lang, left=view.cap_left, most=view.bet_max),
+                t(
+                    "learn_oicho.bet",
+                    lang,
+                    left=view.cap_left,
+                    most=view.bet_max,
+                    tie=t("learn_oicho.tie_dealer" if _tie_to_dealer(ctx) else "learn_oicho.tie_push", lang),
+                ),
                 t("learn_oicho.done", lang),
                 t("learn_oicho.clear", lang),
             ]

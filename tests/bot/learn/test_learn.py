@@ -225,3 +225,17 @@ async def test_a_lesson_opens_in_its_own_thread_as_play_does(world: Any) -> None
     review = await review_of(world, world.alice, played.table_id)
     assert review.ephemeral and review.response.embeds
     assert any("the lesson" in (m.content or "") for m in threads[0].history())
+
+
+async def test_the_coach_reads_the_house_rules_of_the_table(world: Any) -> None:
+    """A lesson plays this server's house rules, and the note says what they make of the decision."""
+    lesson = next(item for item in LESSONS if item.key == "luk_fu.must_beat")  # the learner opens with the call
+    await open_lesson(world, lesson)
+    note = coach_note(await open_panel(world, world.alice))
+    assert "you pay both losers' shares" in note
+    await world.alice.slash(world.channel, "table stop")  # the learner is the host: she may leave her lesson
+    assert not world.env.bot.tables.tables
+    await world.mod.slash(world.channel, "rules set", game="luk_fu", option="declarer_pays_double", value="false")
+    await open_lesson(world, lesson)
+    note = coach_note(await open_panel(world, world.alice))
+    assert "**Coach** — the call" in note and "you pay both losers' shares" not in note

@@ -41,3 +41,13 @@ def test_every_game_has_lessons_and_each_is_found_by_its_seed() -> None:
         assert low <= 1 + item.bots <= high
     assert len({s for item in LESSONS for s in item.seeds()}) == sum(1 + item.deals for item in LESSONS)
     assert lesson("luk_fu", None) is lessons("luk_fu")[0] and lesson("luk_fu", "nope") is None
+
+
+def test_every_lesson_and_foul_state_has_its_words_in_both_languages() -> None:
+    """Keys the code builds from a name (the literal-key scan of the catalog test cannot see them)."""
+    from bot.i18n import catalog
+
+    keys = [f"learn.{kind}_{item.game}_{item.id}" for item in LESSONS for kind in ("lesson", "intro")]
+    keys += [f"learn_ofc.so_far_{state}" for state in ("ok", "unavoidable", "fouled")]
+    for key in keys:
+        assert set(catalog()[key]) == {"en", "ja"}, key
