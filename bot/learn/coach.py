@@ -2,19 +2,18 @@
 the same way for every game.
 
 The move the coach recommends is the game's policy (``spec.policy``, the bot that plays for bot seats and away
-members), run with a fixed random source so the same decision always gets the same advice; for OFC that is the 💡
-hint's placement (the policy with the foul check, or the Fantasyland solver). Everything here only reads its
+members; for OFC the policy with the exact foul check, or the Fantasyland solver), run with a random source drawn
+from the decision's id, so the same decision always gets the same advice. Everything here only reads its
 arguments: :func:`note_text` runs on the worker pool.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
-from bot.learn.lessons import COACH_SEED
+from bot.learn.lessons import coach_rng
 from bot.learn.note import Coached, CoachNote
 from bot.ui import ui_for
 from bot.ui.base import TableContext
@@ -28,9 +27,9 @@ def coached(game_id: str) -> Coached | None:
     return ui if isinstance(ui, Coached) else None
 
 
-def pick(game_id: str, view: Any, legal: Sequence[LegalAction]) -> Action:
+def pick(game_id: str, view: Any, legal: Sequence[LegalAction], decision: int) -> Action:
     """The move the bot would make at this decision."""
-    return get_game(game_id).policy(view, legal, random.Random(COACH_SEED))
+    return get_game(game_id).policy(view, legal, coach_rng(decision))
 
 
 def layout(note: CoachNote, lang: str) -> str:
@@ -42,7 +41,13 @@ def layout(note: CoachNote, lang: str) -> str:
 
 
 def note_text(
-    game_id: str, view: Any, seat: int, legal: Sequence[LegalAction], ctx: TableContext, state: dict[str, str]
+    game_id: str,
+    view: Any,
+    seat: int,
+    legal: Sequence[LegalAction],
+    ctx: TableContext,
+    state: dict[str, str],
+    decision: int,
 ) -> str | None:
     """The coach's note for ``seat``'s decision (None when it has none to make now)."""
     if not legal:
@@ -50,4 +55,4 @@ def note_text(
     ui = coached(game_id)
     if ui is None:
         return None
-    return layout(ui.coach(view, seat, legal, ctx, dict(state), pick(game_id, view, legal)), ctx.lang)
+    return layout(ui.coach(view, seat, legal, ctx, dict(state), pick(game_id, view, legal, decision)), ctx.lang)

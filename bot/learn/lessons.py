@@ -26,8 +26,13 @@ from games.registry import get_game
 
 LEARNER = 0
 """The learner's seat."""
-COACH_SEED = 0
-"""The random source of the coach's advice (:mod:`bot.learn.coach` uses it; the OFC hint's seed)."""
+
+
+def coach_rng(decision: int) -> random.Random:
+    """The random source of the coach's advice at one decision (by its decision id, the engine serial at which it
+    began): the same decision always gets the same advice (on the panel, in the review, in the search), and the
+    policy's random choices still vary from one decision to the next as they do for a bot."""
+    return random.Random(f"coach:{decision}")
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,7 @@ def simulate(
         seat = min(engine.to_act())
         view, legal = engine.view(seat), engine.legal_actions(seat)
         # The learner as the coach advises (the policy with the coach's fixed random source); the bots as they play.
-        rng = random.Random(COACH_SEED if seat == LEARNER else f"{bot_seed}:{count}:{seat}")
+        rng = coach_rng(engine.decision_id(seat)) if seat == LEARNER else random.Random(f"{bot_seed}:{count}:{seat}")
         action = spec.policy(view, legal, rng)
         steps.append(Step(seat, view, legal, action, engine.deal_no))
         engine.apply(seat, action)
@@ -188,10 +193,10 @@ def _hachi_forced_out(steps: Sequence[Step], engine: Engine[Any]) -> bool:
 
 
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("oicho", "draw", 1, bots=2, emoji="🎴", check=_oicho_draw),
+    Lesson("oicho", "draw", 21, bots=2, emoji="🎴", check=_oicho_draw),
     Lesson("oicho", "dealer", 5, bots=2, emoji="🏦", check=_oicho_dealer),
     Lesson("ofc", "fouls", 8, bots=1, emoji="⚠️", check=_ofc_fouls),
-    Lesson("ofc", "fantasyland", 129, bots=1, emoji="🌈", deals=2, check=_ofc_fantasyland),
+    Lesson("ofc", "fantasyland", 28, bots=1, emoji="🌈", deals=2, check=_ofc_fantasyland),
     Lesson("luk_fu", "must_beat", 0, bots=2, emoji="⚔️", check=_luk_fu_must_beat),
     Lesson("luk_fu", "old_cards", 1, bots=2, emoji="🀄", check=_luk_fu_old_cards),
     Lesson("hachi_hachi", "play_or_fold", 0, bots=4, emoji="🃏", check=_hachi_play_or_fold),

@@ -95,7 +95,7 @@ def review(record_text: str, seat: int, deals: int, names: Sequence[str], lang: 
         action = spec.codec.parse(text)
         if who == seat:
             view, legal = engine.view(seat), engine.legal_actions(seat)
-            better = pick(record.game, view, legal)
+            better = pick(record.game, view, legal, engine.decision_id(seat))
             about = ui.coach(view, seat, legal, ctx, {}, better).about if ui is not None else ""
             cost = None
             if not same_move(better, action):

@@ -116,7 +116,7 @@ class Teacher:
         )
         if session is None:
             return
-        self.known[session.id] = Taught(lesson, interaction.user.id)
+        self.known.setdefault(session.id, Taught(lesson, interaction.user.id))
         lang = lang_of(interaction.locale)
         where = f"<#{session.channel_id}>"
         said = t(
@@ -141,7 +141,9 @@ class Teacher:
             self.notes.move_to_end(key)
             body = self.notes[key]
         else:
-            body = await off_loop(note_text, session.game, snap.view, seat, list(snap.legal), snap.ctx, snap.state)
+            body = await off_loop(
+                note_text, session.game, snap.view, seat, list(snap.legal), snap.ctx, snap.state, snap.decision
+            )
             self.notes[key] = body
             while len(self.notes) > NOTES_KEPT:
                 self.notes.popitem(last=False)

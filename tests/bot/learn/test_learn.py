@@ -65,7 +65,7 @@ async def play_on(
         assert engine is not None
         assert seat in engine.to_act(), "the table waits for nobody but the learner"
         view, legal = engine.view(seat), engine.legal_actions(seat)
-        coach_pick = pick(lesson.game, view, legal)
+        coach_pick = pick(lesson.game, view, legal, engine.decision_id(seat))
         words = ui.move_words(view, seat, coach_pick, "en")
         panel = await open_panel(world, alice)
         note = coach_note(panel)
