@@ -9,16 +9,23 @@ arguments: :func:`note_text` runs on the worker pool.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from bot.i18n import t
-from bot.learn.lessons import coach_rng
 from bot.learn.note import Coached, CoachNote
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.actions import Action, LegalAction
 from games.registry import get_game
+
+
+def coach_rng(decision: int) -> random.Random:
+    """The random source of the coach's advice at one decision (by its decision id, the engine serial at which it
+    began): the same decision always gets the same advice (on the panel, in the review, in the lessons' search), and
+    the policy's random choices still vary from one decision to the next as they do for a bot."""
+    return random.Random(f"coach:{decision}")
 
 
 def coached(game_id: str) -> Coached | None:

@@ -28,13 +28,6 @@ LEARNER = 0
 """The learner's seat."""
 
 
-def coach_rng(decision: int) -> random.Random:
-    """The random source of the coach's advice at one decision (by its decision id, the engine serial at which it
-    began): the same decision always gets the same advice (on the panel, in the review, in the search), and the
-    policy's random choices still vary from one decision to the next as they do for a bot."""
-    return random.Random(f"coach:{decision}")
-
-
 @dataclass(frozen=True)
 class Step:
     """One decision made in a simulated lesson: who, what they saw, what they could do, what they chose."""
@@ -89,6 +82,8 @@ def simulate(
 ) -> tuple[list[Step], Engine[Any]]:
     """The lesson's deals played through: the learner as the coach advises, the bots by the game's policy (``bot_seed``
     varies their random choices)."""
+    from bot.learn.coach import pick as advice
+
     spec = get_game(lesson.game)
     rules = spec.rules_model()
     n = lesson.number if number is None else number
@@ -101,9 +96,10 @@ def simulate(
             break
         seat = min(engine.to_act())
         view, legal = engine.view(seat), engine.legal_actions(seat)
-        # The learner as the coach advises (the policy with the coach's fixed random source); the bots as they play.
-        rng = coach_rng(engine.decision_id(seat)) if seat == LEARNER else random.Random(f"{bot_seed}:{count}:{seat}")
-        action = spec.policy(view, legal, rng)
+        if seat == LEARNER:  # the learner as the coach advises; the bots as they play
+            action = advice(lesson.game, view, legal, engine.decision_id(seat))
+        else:
+            action = spec.policy(view, legal, random.Random(f"{bot_seed}:{count}:{seat}"))
         steps.append(Step(seat, view, legal, action, engine.deal_no))
         engine.apply(seat, action)
     return steps, engine

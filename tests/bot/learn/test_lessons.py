@@ -51,3 +51,13 @@ def test_every_lesson_and_foul_state_has_its_words_in_both_languages() -> None:
     keys += [f"learn_ofc.so_far_{state}" for state in ("ok", "unavoidable", "fouled")]
     for key in keys:
         assert set(catalog()[key]) == {"en", "ja"}, key
+
+
+@pytest.mark.parametrize("item", lessons("oicho"), ids=lambda item: item.key)
+def test_following_the_coach_bets_as_a_bot_does(item: Lesson) -> None:
+    """The coach's advice keeps the policy's own variety from one decision to the next: a learner following it makes
+    the one or two modest bets the bot makes, then says Done (advice from one fixed random source would repeat the
+    same bet on the same pile until the bank was full)."""
+    steps, _engine = simulate(item, bot_seed="bets")
+    bets = [s.action for s in steps if s.seat == 0 and s.action.verb == "bet"]
+    assert len(bets) <= 2 and len({b.pile for b in bets}) == len(bets)
