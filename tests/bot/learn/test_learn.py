@@ -239,3 +239,15 @@ async def test_the_coach_reads_the_house_rules_of_the_table(world: Any) -> None:
     await open_lesson(world, lesson)
     note = coach_note(await open_panel(world, world.alice))
     assert "**Coach** — the call" in note and "you pay both losers' shares" not in note
+
+
+async def test_the_ofc_coach_checks_the_choices_made_so_far(world: Any) -> None:
+    """Before a street is confirmed, the note follows the member's own choices with the exact foul check."""
+    await open_lesson(world, OFC)
+    panel = await open_panel(world, world.alice)
+    assert "Your choices so far" not in coach_note(panel)
+    put = next(
+        b["custom_id"] for b in buttons(panel.response) if ":u:put:" in b.get("custom_id", "") and not b.get("disabled")
+    )
+    placed = await world.alice.click(panel.response, custom_id=put)
+    assert "✅ Your choices so far: the board can still finish without fouling." in coach_note(placed)
