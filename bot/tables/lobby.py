@@ -91,10 +91,18 @@ class Lobby:
         pace: str = "live",
         hours: int | None = None,
         place: TablePlace | None = None,
-    ) -> None:
+        bots: int = 0,
+        deal: Shuffler | None = None,
+        tell: bool = True,
+    ) -> TableSession | None:
         """``/play``: a lobby in its own thread of this channel (or in the channel, by the server's setting or when
         ``place`` says so, as the button offered without the permission to make threads does). ``pace``
-        ``correspondence`` gives each decision ``hours`` (within the server's longest)."""
+        ``correspondence`` gives each decision ``hours`` (within the server's longest).
+
+        With ``deal`` the table does not wait in a lobby: ``bots`` bot players are seated beside the opener and the
+        game starts at once, its shuffles drawn from ``deal`` (planned seeds first, as a record's are, then fresh
+        ones), so the table's record replays and verifies like any other. ``tell`` False: the caller tells the opener
+        (the table is returned; None when the opener was offered the channel instead)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id, user = interaction.guild_id, interaction.channel_id, interaction.user
         # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
@@ -116,7 +124,7 @@ class Lobby:
             missing = missing_thread_permissions(interaction.app_permissions)
             if missing:
                 await self._offer_channel(interaction, missing, game_id, buy_in, stake, practice, pace, hours)
-                return
+                return None
         spec = get_game(game_id)
         data = await db.get_house_rules(guild_id, game_id)
         rules = spec.rules_model.model_validate(data) if data else spec.rules_model()
@@ -149,11 +157,22 @@ class Lobby:
             await db.cancel_table(row.id, actor_id=user.id)
             raise
         session = TableSession.from_row(row, rules)
+        if deal is not None:
+            try:
+                for _ in range(bots):
+                    await db.add_bot_seat(session.id, self._bot_name(session))
+                    await self._reload_seats(session)
+            except Exception:
+                await db.cancel_table(row.id, actor_id=user.id)
+                raise
         await self._reload_seats(session)
         self.registry.add(session)
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            message = await channel.send(embed=self.embed(session), view=lobby_view(session))
+            if deal is not None:  # a table started at once takes no one else: no lobby buttons
+                message = await channel.send(embed=self.embed(session))
+            else:
+                message = await channel.send(embed=self.embed(session), view=lobby_view(session))
         except discord.HTTPException as exc:
             log.warning("table %s: the lobby could not be posted (%s); cancelling it", session.id, exc)
             self.registry.forget(session)
@@ -177,12 +196,34 @@ class Lobby:
             await db.set_message(session.id, message.id, session.message_created_at)
         except Exception:
             log.exception("table %s: could not remember its lobby message", session.id)
-        self.arm_expiry(session)
+        if deal is not None:
+            await self.start_now(session, deal)
+        else:
+            self.arm_expiry(session)
+        if not tell:
+            return session
         if where == "thread":
             said = t("table.opened_thread", interaction.locale, id=session.id, thread=f"<#{session.channel_id}>")
         else:
             said = t("table.opened", interaction.locale, id=session.id)
         await interaction.followup.send(said, ephemeral=True)
+        return session
+
+    async def start_now(self, session: TableSession, deal: Shuffler | None = None) -> None:
+        """Start a lobby as its seats are, without the host's press (the shuffles from ``deal``, else fresh): what
+        pressing **Start** does, and the lobby message then says where the game is."""
+        async with session.lock:
+            if session.status != "lobby":
+                raise UserError("table.not_lobby")
+            outcome = await self._start(session, deal)
+        assert self._play is not None
+        await self._play.started(session, outcome)
+        if session.in_thread:
+            await self.places.edit_lobby_message(session, embed=self.embed(session, playing=True), view=None)
+
+    def _bot_name(self, session: TableSession) -> str:
+        taken = {s.name for s in session.seats}
+        return next(n for n in (*BOT_NAMES, *(f"Bot{i}" for i in range(2, 40))) if n not in taken)
 
     @staticmethod
     def _turn_seconds(pace: str, hours: int | None, longest: int) -> int | None:
@@ -257,8 +298,7 @@ class Lobby:
                 await require_host(session, interaction, self.is_moderator)
                 if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
                     raise UserError("table.full")
-                taken = {s.name for s in session.seats}
-                name = next(n for n in (*BOT_NAMES, *(f"Bot{i}" for i in range(2, 40))) if n not in taken)
+                name = self._bot_name(session)
                 config = await db.get_config(session.guild_id)
                 if not session.practice and not config.bots_play_for_chips:
                     # A table with a bot is a practice table unless the server lets bots play for chips.
@@ -291,13 +331,13 @@ class Lobby:
             return
         await interaction.response.edit_message(embed=self.embed(session), view=lobby_view(session))
 
-    async def _start(self, session: TableSession) -> Outcome:
+    async def _start(self, session: TableSession, deal: Shuffler | None = None) -> Outcome:
         """Lobby → playing (under the lock): the engine from the seats in position order, written at once."""
         row = await self.db.get_table(session.id)
         if row is None:
             raise UserError("table.gone")
         seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
-        await session.begin(self.db, seats, self.new_shuffler())
+        await session.begin(self.db, seats, deal if deal is not None else self.new_shuffler())
         if session.in_thread:
             # The table's first picture is posted in its thread; the lobby message stays in the channel.
             session.message_id, session.message_created_at = None, 0.0

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -30,8 +30,6 @@ from bot.ui.panel import Ids, Rendered
 from games.core.actions import LegalAction
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from bot.storage import Database
     from bot.tables.background import Background
     from bot.tables.session import Outcome, TableSession
@@ -74,6 +72,7 @@ async def edit_by_token(
     *,
     content: str | None = None,
     view: discord.ui.View | None = None,
+    embeds: list[discord.Embed] | None = None,
 ) -> None:
     """Edit an interaction's original (private) response from its stored token, as
     ``Interaction.edit_original_response`` does, for a panel opened before a restart."""
@@ -81,7 +80,9 @@ async def edit_by_token(
     from discord.webhook.async_ import async_context
 
     http = client.http
-    with handle_message_parameters(content=content, view=view) as params:
+    from discord.utils import MISSING
+
+    with handle_message_parameters(content=content, view=view, embeds=MISSING if embeds is None else embeds) as params:
         adapter = async_context.get()
         await adapter.edit_original_interaction_response(
             application_id,
@@ -106,6 +107,27 @@ class Snapshot:
     ctx: TableContext
 
 
+@dataclass
+class Drawn(Rendered):
+    """A panel as the runtime sends it: the generic panel, and the notes that features add below it (in an embed, so a
+    long note never crowds the panel's own text out of the message)."""
+
+    below: str = ""
+
+    def signature(self) -> str:
+        return repr((self.content, self.rows, self.below))
+
+
+NOTE_LIMIT = 4000
+"""Characters of notes under a panel (an embed's description holds 4096)."""
+NOTE_COLOUR = 0x5C6BC0
+
+NoteSource = Callable[["TableSession", int, Snapshot], Awaitable["str | None"]]
+"""Something that may add a note to a seat's panel, drawn from the same snapshot as the panel (a coach's note at a
+practice table): given the table, the seat and the snapshot, the note's text, or None. It must only read them, and
+run any slow work off the event loop."""
+
+
 class Panels:
     def __init__(
         self, client: discord.Client, db: Database, *, clock: Callable[[], float], background: Background
@@ -114,6 +136,8 @@ class Panels:
         self.db = db
         self.clock = clock
         self.background = background
+        self.note_sources: list[NoteSource] = []
+        """Features that add a note below a panel's text (see :data:`NoteSource`)."""
 
     # ------------------------------------------------------------------ drawing
 
@@ -149,6 +173,19 @@ class Panels:
             rendered.content = f"{note}\n{rendered.content}"[: generic.CONTENT_LIMIT]
         return rendered
 
+    async def notes_below(self, session: TableSession, seat: int, snap: Snapshot) -> str | None:
+        """The notes the :attr:`note_sources` add to this panel (a source that fails is logged and left out)."""
+        notes = []
+        for source in self.note_sources:
+            try:
+                note = await source(session, seat, snap)
+            except Exception:
+                log.exception("table %s: a note for seat %s's panel failed", session.id, seat)
+                continue
+            if note:
+                notes.append(note)
+        return "\n\n".join(notes) or None
+
     async def build(self, session: TableSession, seat: int, lang: str) -> Rendered:
         """The seat's panel as it is now, with its note (a press that did nothing says so until the next press)."""
         stamp = self.stamp(session, seat)
@@ -156,13 +193,15 @@ class Panels:
         # Drawn on the loop: a panel is text and a few components (well under a millisecond), and a thread would
         # only compete with the loop for the interpreter lock. A game's own slow step (a hint) runs on the worker pool
         # (see :mod:`bot.tables.presses`).
-        rendered = self.draw(session, seat, snap, session.runtime.panels.notes.get(seat))
-        rendered.stamp = stamp
-        return rendered
+        below = await self.notes_below(session, seat, snap) if self.note_sources else None
+        drawn = self.draw(session, seat, snap, session.runtime.panels.notes.get(seat))
+        return Drawn(drawn.content, drawn.rows, stamp, below=(below or "")[:NOTE_LIMIT])
 
     @staticmethod
     def message(rendered: Rendered) -> dict[str, Any]:
-        return {"content": rendered.content, "view": panel_view(rendered)}
+        below = rendered.below if isinstance(rendered, Drawn) else ""
+        embeds = [discord.Embed(description=below, colour=NOTE_COLOUR)] if below else []
+        return {"content": rendered.content, "view": panel_view(rendered), "embeds": embeds}
 
     # ------------------------------------------------------------------ answering clicks
 

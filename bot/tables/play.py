@@ -44,6 +44,11 @@ Answer = Callable[[Outcome], Awaitable[None]]
 """Tells the one who made the change what it did (a member's panel), before the follow-up runs."""
 
 
+Watcher = Callable[["TableSession", Outcome], None]
+"""Told of every change of a playing table once it is written and followed up (a feature that acts on what happened,
+such as a practice lesson ending after its hand). It must not block: slow work goes in a task of its own."""
+
+
 STALE_KEYS = frozenset({"table.stale_decision", "table.future_decision"})
 
 
@@ -80,6 +85,8 @@ class Play:
         self.ending = ending
         self.restorer = restorer
         self.mentions = mentions
+        self.watchers: list[Watcher] = []
+        """Told of each change after its follow-up (see :data:`Watcher`)."""
 
     # ------------------------------------------------------------------ changes
 
@@ -168,6 +175,7 @@ class Play:
             self._owe_results(session, outcome)
         if outcome.closure is not None:
             await self.ending.finish(session)
+            self._tell(session, outcome)
             return
         if session.status != "playing":
             return  # stopped meanwhile: whoever stopped it has said how it ended
@@ -189,3 +197,11 @@ class Play:
         self.autoplay.arm_timer(session)
         self.autoplay.wake(session)
         self.mentions.after(session, actor=outcome.seat if member_acted else None)
+        self._tell(session, outcome)
+
+    def _tell(self, session: TableSession, outcome: Outcome) -> None:
+        for watcher in self.watchers:
+            try:
+                watcher(session, outcome)
+            except Exception:
+                log.exception("table %s: a watcher of its changes failed", session.id)

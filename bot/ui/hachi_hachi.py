@@ -13,6 +13,7 @@ public ``choices``, which the engine fills once both have chosen; the public sid
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -27,6 +28,9 @@ from games.hachi_hachi import actions as act
 from games.hachi_hachi import events as ev
 from games.hachi_hachi.results import HachiResult, LoggedTrick, RevealedHand, RoundResult, StoppedResult
 from games.hachi_hachi.views import HachiPublicView, HachiSeatView, RevealView, TrickView
+
+if TYPE_CHECKING:
+    from bot.learn.note import CoachNote
 
 SUIT_EMOJI = {"c": "♣️", "d": "♦️", "h": "♥️", "s": "♠️"}
 TRICKS = 7
@@ -421,6 +425,99 @@ class HachiHachiUI(GameUI):
         if after:
             embed.add_field(name="\u200b", value="\n".join(after)[:1024], inline=False)
         return embed
+
+    # ------------------------------------------------------------------ the coach (/learn)
+    def coach(
+        self,
+        view: HachiSeatView,
+        seat: int,
+        legal: Sequence[LegalAction],
+        ctx: TableContext,
+        state: dict[str, str],
+        pick: Action,
+    ) -> CoachNote:
+        """What the decision in front of ``seat`` is, each option under the rules, and the bot's move and reason."""
+        from bot.learn.note import CoachNote
+        from games.hachi_hachi import policy
+
+        lang = ctx.lang
+        words = self.move_words(view, seat, pick, lang)
+        field = field_text(view.field, view.mult, lang) if view.indicator is not None else ""
+        if view.phase == "mizuten":
+            options = [t("learn_hachi_hachi.mizuten", lang), t("learn_hachi_hachi.no_mizuten", lang)]
+            return CoachNote(
+                t("learn_hachi_hachi.about_mizuten", lang), options, words, t("learn_hachi_hachi.why_mizuten", lang)
+            )
+        if view.phase == "declare":
+            later = len(view.players) - len(view.declarations) - 1
+            options = [
+                t("learn_hachi_hachi.play", lang, count=len(view.declarers), max=view.rules.max_declarers),
+                t("learn_hachi_hachi.fold", lang, fee=chips(view.fold_fee, ctx)),
+            ]
+            extra = [t("learn_hachi_hachi.field", lang, field=field, mult=view.mult)] if field else []
+            if len(view.declarers) + 1 == view.rules.max_declarers and later > 0:
+                extra.append(t("learn_hachi_hachi.closes", lang, later=later))
+            if view.must_play:
+                extra.append(t("learn_hachi_hachi.must_play", lang))
+            if any(isinstance(a, act.Fold) for a in legal):
+                value = policy.play_value(view)
+                why = t(
+                    "learn_hachi_hachi.why_declare",
+                    lang,
+                    value=f"{value:+.1f}",
+                    fee=f"{-view.fold_fee:+d}",
+                    tricks=f"{policy.estimate_tricks(view.hand, view.trump):.1f}",
+                )
+            else:
+                why = t("learn_hachi_hachi.why_only_play", lang)
+            return CoachNote(t("learn_hachi_hachi.about_declare", lang), options, words, why, extra)
+        if view.phase == "choose":
+            options = [
+                t("learn_hachi_hachi.split", lang, pot=chips(view.pot, ctx)),
+                t("learn_hachi_hachi.fight", lang),
+            ]
+            why = t(
+                "learn_hachi_hachi.why_choose",
+                lang,
+                value=f"{policy.fight_value(view):+.1f}",
+                tricks=f"{policy.estimate_tricks(view.hand, view.trump):.1f}",
+            )
+            return CoachNote(t("learn_hachi_hachi.about_choose", lang), options, words, why)
+        if view.phase == "trick":
+            trick = view.trick
+            led = trick.led_suit if trick is not None and trick.plays else None
+            trump = suit_text(view.trump, lang)
+            if led is None:
+                options = [t("learn_hachi_hachi.lead", lang, trump=trump)]
+                why = t("learn_hachi_hachi.why_lead", lang)
+            elif any(c.suit == led for c in view.hand):
+                options = [t("learn_hachi_hachi.follow", lang, suit=suit_text(led, lang), trump=trump)]
+                why = t("learn_hachi_hachi.why_follow", lang)
+            else:
+                options = [t("learn_hachi_hachi.free", lang, suit=suit_text(led, lang), trump=trump)]
+                why = t("learn_hachi_hachi.why_free", lang)
+            options.append(t("learn_hachi_hachi.tricks_pay", lang, rate=view.rules.trick_rate, mult=view.mult))
+            return CoachNote(
+                t("learn_hachi_hachi.about_trick", lang, n=trick.number if trick is not None else 1),
+                options,
+                words,
+                why,
+            )
+        return CoachNote(phase_text(view.phase, lang), [], words, "")
+
+    def move_words(self, view: HachiSeatView, seat: int, action: Action, lang: str) -> str:
+        if isinstance(action, act.Card):
+            return card_text(action.card)
+        key = {
+            "mizuten": "hachi_hachi_ui.mizuten",
+            "no-mizuten": "hachi_hachi_ui.no_mizuten",
+            "play": "hachi_hachi_ui.play",
+            "split": "hachi_hachi_ui.split",
+            "fight": "hachi_hachi_ui.fight",
+        }.get(action.verb)
+        if action.verb == "fold":
+            return t("learn_hachi_hachi.move_fold", lang)
+        return t(key, lang) if key else action.text
 
     def card_label(self, card: str, lang: str) -> str | None:
         """``Q♥️``, as the hand, the trick and the card buttons show a card."""

@@ -14,6 +14,7 @@ the next hand's first lead, and the results message lists the whole hand trick b
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -28,6 +29,9 @@ from games.luk_fu import actions as act
 from games.luk_fu import events as ev
 from games.luk_fu.results import LoggedTrick, LukFuResult
 from games.luk_fu.views import LukFuPublicView, LukFuSeatView, PlayView, TrickView
+
+if TYPE_CHECKING:
+    from bot.learn.note import CoachNote
 
 NUMERALS = ("", "一", "二", "三", "四", "五", "六", "七", "八", "九")
 SUIT_CHARS = {"C": "銭", "S": "索", "M": "貫", "T": "十"}
@@ -315,6 +319,132 @@ class LukFuUI(GameUI):
         _add_trick_log(embed, hand.trick_log, names, lang)
         return embed
 
+    # ------------------------------------------------------------------ the coach (/learn)
+    def coach(
+        self,
+        view: LukFuSeatView,
+        seat: int,
+        legal: Sequence[LegalAction],
+        ctx: TableContext,
+        state: dict[str, str],
+        pick: Action,
+    ) -> CoachNote:
+        """What the decision in front of ``seat`` is, each option under the rules, and the bot's move and reason."""
+        from bot.learn.note import CoachNote
+        from games.luk_fu import policy
+        from games.luk_fu.combos import has_big_combination
+
+        lang = ctx.lang
+        words = self.move_words(view, seat, pick, lang)
+        if view.phase == "call":
+            est = policy.estimate_tricks(view.hand)
+            parent_big = view.seat == view.parent and has_big_combination(view.hand)
+            at = policy.CALL_AT - 0.5 if parent_big else policy.CALL_AT
+            rules = view.rules
+            free = t("learn_luk_fu.declarer_free", lang) if rules.old_lead_exempt_declarer else ""
+            double = t("learn_luk_fu.declarer_double", lang) if rules.declarer_pays_double else ""
+            options = [
+                t("learn_luk_fu.call_play", lang, free=free, double=double),
+                t("learn_luk_fu.call_pass", lang),
+            ]
+            extra = [t("learn_luk_fu.parent_pass_penalty", lang)] if parent_big else []
+            why = t("learn_luk_fu.why_call", lang, est=f"{est:.1f}", at=f"{at:.1f}")
+            return CoachNote(t("learn_luk_fu.about_call", lang), options, words, why, extra)
+        if view.phase == "tigers" or pick.verb == "tigers":
+            options = [t("learn_luk_fu.tigers_reveal", lang), t("learn_luk_fu.tigers_keep", lang)]
+            return CoachNote(t("learn_luk_fu.about_tigers", lang), options, words, t("learn_luk_fu.why_tigers", lang))
+        if view.phase == "lead":
+            return self._coach_lead(view, legal, lang, pick, words)
+        if view.phase == "follow":
+            winning = _winning_cards(view)
+            if view.can_beat:
+                follows = sorted(
+                    (a for a in legal if isinstance(a, act.Follow)), key=lambda a: policy._strength(a.cards)
+                )
+                last = view.trick is not None and len(view.trick.plays) == len(view.active) - 1
+                options = [t("learn_luk_fu.must_beat", lang, n=view.must_play, cards=cards_text(winning, lang))]
+                if len(follows) == 1:
+                    options.append(t("learn_luk_fu.beat_only", lang, play=_play_label(follows[0].cards, lang)))
+                    why = t("learn_luk_fu.why_beat_only", lang)
+                else:
+                    options.append(
+                        t(
+                            "learn_luk_fu.beat_range",
+                            lang,
+                            weakest=_play_label(follows[0].cards, lang),
+                            strongest=_play_label(follows[-1].cards, lang),
+                            count=len(follows),
+                        )
+                    )
+                    why = t("learn_luk_fu.why_beat_last" if last else "learn_luk_fu.why_beat_strong", lang)
+                return CoachNote(t("learn_luk_fu.about_follow", lang), options, words, why)
+            options = [
+                t("learn_luk_fu.cannot_beat", lang, n=view.must_play, cards=cards_text(winning, lang)),
+                t("learn_luk_fu.discard_what", lang),
+            ]
+            return CoachNote(t("learn_luk_fu.about_discard", lang), options, words, t("learn_luk_fu.why_discard", lang))
+        if view.phase == "stop":
+            double = t("learn_luk_fu.stop_double", lang) if view.rules.declarer_pays_double else ""
+            options = [t("learn_luk_fu.stop", lang, double=double), t("learn_luk_fu.continue", lang)]
+            return CoachNote(
+                t("learn_luk_fu.about_stop", lang, tricks=view.tricks[seat]),
+                options,
+                words,
+                t("learn_luk_fu.why_stop", lang),
+            )
+        return CoachNote(phase_text(view.phase, lang), [], words, "")
+
+    def _coach_lead(
+        self, view: LukFuSeatView, legal: Sequence[LegalAction], lang: str, pick: Action, words: str
+    ) -> CoachNote:
+        from bot.learn.note import CoachNote
+        from games.luk_fu import policy
+
+        options = [t("learn_luk_fu.lead_kinds", lang)]
+        if view.lead_exempt == "declarer":
+            options.append(t("learn_luk_fu.lead_exempt_declarer", lang))
+        elif view.lead_exempt == "only_old":
+            options.append(t("learn_luk_fu.lead_exempt_only_old", lang))
+        elif view.lead_exempt is None:
+            options.append(t("learn_luk_fu.lead_restricted", lang))
+        old = [c for c, reason in view.forbidden_singles if reason == "old"]
+        wrong = [c for c, reason in view.forbidden_singles if reason == "wrong_suit"]
+        if old:
+            options.append(t("learn_luk_fu.forbidden_old", lang, cards=cards_text(old, lang)))
+        if wrong and view.lead_suit:
+            suit = t(f"luk_fu.suit_{view.lead_suit}", lang)
+            options.append(t("learn_luk_fu.forbidden_suit", lang, cards=cards_text(wrong, lang), suit=suit))
+        if view.old and view.lead_exempt is not None:
+            options.append(t("learn_luk_fu.old_free", lang, cards=cards_text(view.old, lang)))
+        leads = [a for a in legal if isinstance(a, act.Lead)]
+        if isinstance(pick, act.Lead) and leads:
+            chance = policy.win_chance(pick.cards, view)
+            worth = chance * len(pick.cards)
+            if worth >= 0.6:
+                why = t(
+                    "learn_luk_fu.why_lead_best", lang, chance=f"{chance:.0%}", n=len(pick.cards), worth=f"{worth:.1f}"
+                )
+            else:
+                why = t("learn_luk_fu.why_lead_cheap", lang)
+        else:
+            why = t("learn_luk_fu.why_tigers", lang)
+        return CoachNote(t("learn_luk_fu.about_lead", lang, n=view.trick_no + 1), options, words, why)
+
+    def move_words(self, view: LukFuSeatView, seat: int, action: Action, lang: str) -> str:
+        if isinstance(action, (act.Lead, act.Follow)):
+            return _play_label(action.cards, lang)
+        if isinstance(action, act.Discard):
+            return t("learn_luk_fu.move_discard", lang, cards=cards_text(action.cards, lang))
+        key = {
+            "play": "luk_fu_ui.play",
+            "pass": "luk_fu_ui.pass",
+            "stop": "luk_fu_ui.stop",
+            "continue": "luk_fu_ui.continue",
+            "tigers": "luk_fu_ui.reveal_tigers",
+            "keep": "luk_fu_ui.keep",
+        }.get(action.verb)
+        return t(key, lang) if key else action.text
+
     def card_label(self, card: str, lang: str) -> str | None:
         """``七貫`` (Japanese) or ``七貫 7M`` (English), 🔴 for a red card, as the hand shows a card."""
         try:
@@ -445,6 +575,15 @@ def _play_text(play: PlayView, names: Sequence[str], lang: str) -> str:
     cards = cards_text(play.cards, lang)
     down = " " + t("luk_fu_ui.face_down", lang) if play.face_down else ""
     return f"{names[play.seat]}: {cards}{down}{mark}"
+
+
+def _winning_cards(view: LukFuSeatView) -> tuple[LukFuCard, ...]:
+    """The face-up cards winning the trick in progress (what a follower must beat)."""
+    trick = view.trick
+    if trick is None:
+        return ()
+    play = next((p for p in trick.plays if p.winning), None)
+    return tuple(c for c in (play.cards if play else ()) if c is not None)
 
 
 def _lead_prompt(view: LukFuSeatView, lang: str) -> str:

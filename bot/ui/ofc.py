@@ -15,6 +15,7 @@ board as it would be with them. The engine checks the confirmed action like any 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -35,6 +36,9 @@ from games.ofc.fantasyland import solve_cached
 from games.ofc.results import OFCResult
 from games.ofc.rules import OFCRules
 from games.ofc.views import BoardView, OFCPublicView, OFCSeatView
+
+if TYPE_CHECKING:
+    from bot.learn.note import CoachNote
 
 BACK = "🂠"
 EMPTY = "·"
@@ -253,6 +257,66 @@ class OFCUI(GameUI):
         assignment = {c.notation: tg for c, tg in hint.items if tg != "discard" or not view.fantasyland_hand}
         set_arrangement(decision, state, assignment)
         return None
+
+    # ------------------------------------------------------------------ the coach (/learn)
+    def coach(
+        self,
+        view: OFCSeatView,
+        seat: int,
+        legal: Sequence[LegalAction],
+        ctx: TableContext,
+        state: dict[str, str],
+        pick: Action,
+    ) -> CoachNote:
+        """The street (or Fantasyland hand) in front of ``seat``: the rows and the foul rule, what the choices made so
+        far do (the exact foul check), and the bot's placement (the 💡 hint) with its reason."""
+        from bot.learn.note import CoachNote
+        from games.ofc.aids import foul_status, royalties_held, unseen_cards
+
+        lang = ctx.lang
+        rules = view.rules
+        words = self.move_words(view, seat, pick, lang)
+        options = [t("learn_ofc.rows", lang), t("learn_ofc.royalties", lang, fl=rules.fl_entry_min)]
+        extra: list[str] = []
+        rows = provisional(view, placement(view, legal, lang), state)
+        if any(rows.values()):
+            aids = panel_aids(view, rows, hint=False)
+            extra.append(t(f"learn_ofc.so_far_{aids.foul}", lang))
+        if not isinstance(pick, Place):
+            return CoachNote(t("learn_ofc.about_street", lang, n=len(view.to_place)), options, words, "", extra)
+        if rules.hints:
+            from games.ofc.policy import suggest
+
+            extra.append(t("learn_ofc.hint_same" if suggest(view) == pick else "learn_ofc.hint_other", lang))
+        after = view.full_board().with_cards({r: pick.to(r) for r in ROWS})
+        held = royalties_held(after, rules)
+        if view.fantasyland_hand:
+            arr = solve_cached(view.to_place, rules)
+            about = t("learn_ofc.about_fantasyland", lang, n=len(view.to_place))
+            options.append(t("learn_ofc.fantasyland_how", lang, keep=13, n=len(view.to_place)))
+            why = t("learn_ofc.why_solver", lang, royalties=arr.royalties)
+            return CoachNote(about, options, words, why, extra)
+        about = t("learn_ofc.about_street", lang, n=len(view.to_place))
+        if view.discard:
+            options.append(t("learn_ofc.discard", lang, n=view.discard))
+        if after.complete:
+            why = t("learn_ofc.why_last", lang, royalties=held)
+        else:
+            pool = [c for c in unseen_cards(view) if c not in set(view.to_place)]
+            clean = foul_status(after, rules, pool) == "ok"
+            why = t("learn_ofc.why_street" if clean else "learn_ofc.why_street_forced", lang)
+        return CoachNote(about, options, words, why, extra)
+
+    def move_words(self, view: OFCSeatView, seat: int, action: Action, lang: str) -> str:
+        if not isinstance(action, Place):
+            return action.text
+        parts = []
+        for target in TARGETS:
+            cards = [c for c, tg in action.items if tg == target]
+            if cards:
+                name = row_name(target, lang) if target in ROWS else t("learn_ofc.discarded", lang)
+                parts.append(f"{name} {' '.join(c.pretty for c in cards)}")
+        return " · ".join(parts)
 
     # ------------------------------------------------------------------ narration
     def describe(self, event: Event, ctx: TableContext) -> str | None:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot.i18n import has, t
 from bot.ui.base import GameUI, TableContext
 from bot.ui.decisions import AmountChoice, ChooseAmount, ChooseOne, Option, PanelSpec
-from games.core.actions import AmountRange, LegalAction
+from games.core.actions import Action, AmountRange, LegalAction
 from games.core.cards import KabuCard
 from games.core.engine import DealResult
 from games.core.events import Event
@@ -17,6 +18,10 @@ from games.oicho import actions as act
 from games.oicho import events as ev
 from games.oicho.results import HandResult, OichoResult
 from games.oicho.views import HandView, OichoPublicView, OichoSeatView
+
+if TYPE_CHECKING:
+    from bot.learn.note import CoachNote
+
 
 HOWTO_TOPICS = {
     "betting": "betting",
@@ -49,6 +54,17 @@ def hand_text(hand: HandView | None, lang: str) -> str:
         mult = f" ×{hand.multiplier}" if hand.multiplier > 1 else ""
         return f"{special}{mult} ({name})"
     return f"{hand.points} {name}"
+
+
+def _tie_to_dealer(ctx: TableContext) -> bool:
+    return bool(getattr(ctx.rules, "tie_goes_to_dealer", False))
+
+
+def _total(cards: Sequence[KabuCard | None]) -> int | None:
+    """The points of cards all seen (None when one is face down to this reader)."""
+    if any(c is None for c in cards):
+        return None
+    return sum(c.points for c in cards if c is not None) % 10
 
 
 def phase_text(phase: str, lang: str) -> str:
@@ -206,6 +222,77 @@ class OichoUI(GameUI):
 
     def howto_topic(self, view: OichoSeatView, legal: Sequence[LegalAction]) -> str:
         return HOWTO_TOPICS.get(view.phase, "basics")
+
+    # ------------------------------------------------------------------ the coach (/learn)
+    def coach(
+        self,
+        view: OichoSeatView,
+        seat: int,
+        legal: Sequence[LegalAction],
+        ctx: TableContext,
+        state: dict[str, str],
+        pick: Action,
+    ) -> CoachNote:
+        """What the decision in front of ``seat`` is, each option under the rules, and the bot's move and reason."""
+        from bot.learn.note import CoachNote
+
+        lang = ctx.lang
+        words = self.move_words(view, seat, pick, lang)
+        if view.phase == "betting":
+            options = [
+                t(
+                    "learn_oicho.bet",
+                    lang,
+                    left=view.cap_left,
+                    most=view.bet_max,
+                    tie=t("learn_oicho.tie_dealer" if _tie_to_dealer(ctx) else "learn_oicho.tie_push", lang),
+                ),
+                t("learn_oicho.done", lang),
+                t("learn_oicho.clear", lang),
+            ]
+            why = t("learn_oicho.why_bet" if isinstance(pick, act.Bet) else "learn_oicho.why_done", lang)
+            return CoachNote(t("learn_oicho.about_bet", lang), options, words, why)
+        if view.phase in ("deciding", "dealer") and pick.verb in ("draw", "stand"):
+            exact = [a for a in legal if isinstance(a, Action)]
+            if view.phase == "dealer":
+                hand, cards = view.dealer_hand.hand, view.dealer_hand.cards
+                about = t("learn_oicho.about_dealer", lang)
+                options = [t("learn_oicho.dealer_rule", lang)]
+            else:
+                pile = view.piles[(view.current_pile or 1) - 1]
+                hand, cards = pile.hand, pile.cards
+                about = t("learn_oicho.about_pile", lang, n=pile.number)
+                options = [t("learn_oicho.pile_rule", lang)]
+            total = _total(cards)
+            if total is not None:
+                options.append(
+                    t("learn_oicho.total_now", lang, cards=cards_text(cards), total=t(f"oicho.points_{total}", lang))
+                )
+            if act.Draw() not in exact:
+                options.append(t("learn_oicho.no_draw", lang))
+            elif act.Stand() not in exact:
+                options.append(t("learn_oicho.must_draw", lang))
+            if hand is not None and hand.tier > 0:
+                why = t("learn_oicho.why_special", lang, hand=hand_text(hand, lang))
+            elif len(exact) == 1:
+                why = t("learn_oicho.why_forced", lang)
+            elif total is None or total == 5:
+                why = t("learn_oicho.why_coin", lang)
+            elif total <= 4:
+                why = t("learn_oicho.why_draw", lang, total=total)
+            else:
+                why = t("learn_oicho.why_stand", lang, total=total)
+            return CoachNote(about, options, words, why)
+        if view.phase == "round_over":
+            options = [t("learn_oicho.keep_bank", lang), t("learn_oicho.pass_bank", lang)]
+            return CoachNote(t("learn_oicho.about_bank", lang), options, words, t("learn_oicho.why_bank", lang))
+        return CoachNote(phase_text(view.phase, lang), [], words, "")
+
+    def move_words(self, view: OichoSeatView, seat: int, action: Action, lang: str) -> str:
+        if isinstance(action, act.Bet):
+            return t("learn_oicho.move_bet", lang, amount=action.amount, n=action.pile)
+        key = f"oicho.action_{action.verb}"
+        return t(key, lang) if has(key) else action.text
 
     # ------------------------------------------------------------------ narration
     def describe(self, event: Event, ctx: TableContext) -> str | None:
