@@ -369,7 +369,8 @@ async def test_every_variant_plays_to_the_end_with_correct_chips(world: Any, var
     assert engine.is_over
     history = await settled(world, table)
     won = [sum(h.deltas[s] for h in history) for s in range(3)]
-    assert sum(won) == 0 and any(won)
+    # Every deal settled (a whole game can end level for everyone: its shuffles are fresh each run).
+    assert history and [h.deal_no for h in history] == list(range(1, len(history) + 1)) and sum(won) == 0
     assert await db.balance(world.guild.id, world.alice.id) == 1000 + won[0]
     assert await db.balance(world.guild.id, world.bob.id) == 1000 + won[1]
     assert await db.verify_ledger() == []
