@@ -37,7 +37,8 @@ async def test_every_game_plays_to_the_end_through_the_panels(world: Any, monkey
     assert watch.leaks == []
     assert watch.panels > 10 and watch.public > 5 and watch.cards_checked > 0
     # The reachability check ran all along, on more moves than decisions (listed ones, or families' members driven).
-    assert reach.decisions > 20 and max(reach.moves, reach.driven) > reach.decisions
+    # (A game's length varies with its fresh shuffles: the shortest Oicho-Kabu games meet about 15 decisions.)
+    assert reach.decisions >= 10 and max(reach.moves, reach.driven) > reach.decisions
 
 
 @pytest.mark.place("thread")
