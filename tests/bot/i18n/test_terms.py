@@ -32,7 +32,7 @@ VARIANTS: dict[str, dict[str, Variants]] = {
         "kuppin": {"ja": (), "en": ()},
         "local": {"ja": (), "en": ()},
         "push": {"ja": ("プッシュ",), "en": ()},
-        "maki": {"ja": (), "en": ()},
+        "maki": {"ja": (), "en": (r"(?i)makifuda",)},
     },
     "ofc": {
         "rows": {"ja": ("トップ", "ボトム"), "en": (r"(?i)\b(top|bottom) row",)},
