@@ -1,7 +1,9 @@
 """One glossary per game: the words of its table, with the original terms (親, カブ; 六虎, 老千, 古い札; 見ず転 …).
 
 Each term is one catalog entry, ``howto_<game>.term_<id>``, in both languages; the glossary is an ordinary topic
-(``glossary``) of the game's guide, split into pages of :data:`PER_PAGE` terms.
+(``glossary``) of the game's guide, split into pages of :data:`PER_PAGE` terms. Every string of a game says each term
+as its entry does; where a picture has no room, only a short form the entry itself lists (SP, FL, F/M/B …) may stand
+in for it (``tests/bot/i18n/test_terms.py`` holds every catalog to that).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ TERMS: dict[str, tuple[str, ...]] = {
     ),
     "ofc": (
         "rows",
+        "board",
         "street",
         "turbo",
         "pineapple",
@@ -61,6 +64,7 @@ TERMS: dict[str, tuple[str, ...]] = {
         "dead_card",
     ),
     "hachi_hachi": (
+        "round",
         "sp",
         "mizuten",
         "trump",

@@ -51,7 +51,7 @@ def test_user_errors_and_unexpected_errors() -> None:
         pytest.param(
             IllegalAction("hachi_hachi.must_follow", "you hold c and must follow suit", suit="c", card="5s"),
             "You still hold cards of the suit led (♣ clubs): you must follow suit, not play 5♠️.",
-            "リードされたスート（♣ クラブ）の札を持っているので、5♠️ ではなく同じスートの札を出してください。",
+            "台札（♣ クラブ）の札を持っているので、5♠️ ではなく同じスートの札を出してください。",
             id="hachi_hachi-must-follow",
         ),
         pytest.param(

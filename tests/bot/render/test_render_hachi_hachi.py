@@ -499,7 +499,7 @@ def test_the_games_terms_stand_beside_the_english() -> None:
     texts = set(_texts(hh.draw_hachi_hachi_table(_view(7, "trick"), SHORT_NAMES, "en")))
     assert {"Zetsuba 絶場", "Mizuten 見ず転", "Trump 切り札"} <= texts
     ja = set(_texts(hh.draw_hachi_hachi_table(_view(5, "trick"), SHORT_NAMES, "ja")))
-    assert {"大場", "降ろされ", "スタP"} <= ja
+    assert {"大場", "降ろされ", "SP"} <= ja
 
 
 # ---------------------------------------------------------------- hidden cards are never drawn

@@ -189,7 +189,7 @@ def test_a_whole_game_is_narrated_and_every_round_has_a_results_message(lang: st
     ("lang", "busts", "ended", "refund"),
     [
         ("en", "Out of chips after this round's fees and payments: bob, carol", "Fewer than three players", "bob 5"),
-        ("ja", "この回の降り賃と支払いでチップがなくなった人: bob, carol", "3人未満になったので", "bob 5"),
+        ("ja", "この回戦の降り賃と支払いでチップがなくなった人: bob, carol", "3人未満になったので", "bob 5"),
     ],
 )
 def test_players_who_go_bust_on_fold_fees_are_listed_when_the_refunded_pot_ends_the_game(
