@@ -209,16 +209,25 @@ def check_topic(game: str, topic: str | None) -> str:
     return topic
 
 
-async def open_guide(interaction: discord.Interaction, game: str, topic: str | None = None, index: int = 0) -> None:
+async def open_guide(
+    interaction: discord.Interaction,
+    game: str,
+    topic: str | None = None,
+    index: int = 0,
+    *,
+    rules: BaseModel | None = None,
+) -> None:
     """Send the guide to the member who interacted, privately, open at ``topic`` (its first page unless
-    ``index`` says otherwise). Raises :class:`UserError` for a game or topic that does not exist (before anything is
-    sent: wrap the caller in :func:`bot.errors.guarded`). The "?" of a panel and ``/learn`` call this."""
+    ``index`` says otherwise), under ``rules`` (a table's own; default: the server's house rules now). Raises
+    :class:`UserError` for a game or topic that does not exist (before anything is sent: wrap the caller in
+    :func:`bot.errors.guarded`). The "?" of a panel and ``/learn`` call this."""
     topic = check_topic(game, topic)
     if not 0 <= index < page_count(game, topic):
         raise UserError("howto.no_page")
     await interaction.response.defer(ephemeral=True, thinking=True)
     lang = lang_of(interaction.locale)
-    rules = await house_rules(interaction.client, interaction.guild_id, game)
+    if rules is None:
+        rules = await house_rules(interaction.client, interaction.guild_id, game)
     message = await message_of(page(game, topic, index, lang, rules), interaction.user.id)
     await interaction.followup.send(**message, ephemeral=True)
 

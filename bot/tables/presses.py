@@ -145,12 +145,14 @@ class Presses:
         self, interaction: discord.Interaction, session: TableSession, seat: int, cid: ids.ComponentId
     ) -> None:
         """The panel's "?": the guide's page about the seat's decision now (the panel pressed may be of an earlier
-        one), in a new private message. It only reads the table: no move, no panel state, no note. A "?" with an
+        one), in a new private message, read under the table's rules. It only reads the table: no move, no panel state, no note. A "?" with an
         argument, or naming a decision the seat was never offered, is forged."""
         snap = await self.panels.snapshot(session, seat, lang_of(interaction.locale))
         if cid.arg or cid.decision is None or cid.decision > snap.decision:
             raise UserError("table.bad_button")
-        await open_guide(interaction, session.game, ui_for(session.game).howto_topic(snap.view, snap.legal))
+        # Under the table's own rules (fixed when it opened), not the server's house rules now.
+        topic = ui_for(session.game).howto_topic(snap.view, snap.legal)
+        await open_guide(interaction, session.game, topic, rules=session.rules)
 
     def _seated(self, session: TableSession, interaction: discord.Interaction) -> int:
         seat = session.seat_of(interaction.user.id)

@@ -121,7 +121,7 @@ async def _table_state(world: Any, table: Any) -> tuple[str, str, str, str]:
 async def ask(world: Any, member: Any, panel: Any, game: str, lang: str = "en") -> str:
     """Press the "?" of ``panel`` (``member`` reading ``lang``); the topic of the page it opened. Checked: the page
     is a new private message (the panel is not replaced), the first page of that topic in the member's language
-    under the server's rules, theirs to page; nothing at the table changed, and the panel pressed is as it was."""
+    under the table's rules, theirs to page; nothing at the table changed, and the panel pressed is as it was."""
     table = live_table(world)
     button = _help_button(panel, "en")
     before, panel_before = await _table_state(world, table), _seen(world, member, panel.response.id)
@@ -134,8 +134,7 @@ async def ask(world: Any, member: Any, panel: Any, game: str, lang: str = "en") 
     page = shown(opened.response)
     assert page.menu is not None
     [topic] = [o["value"] for o in page.menu["options"] if o.get("default")]
-    rules = await house_rules(world.env.bot, world.guild.id, game)
-    assert page.body == howto.page(game, topic, 0, lang, rules).body
+    assert page.body == howto.page(game, topic, 0, lang, table.rules).body
     assert all(b["custom_id"].startswith(f"fdb:howto:{member.id}:{game}:{topic}:0:") for b in page.buttons)
     assert await _table_state(world, table) == before
     assert _seen(world, member, panel.response.id) == panel_before
@@ -311,3 +310,19 @@ async def test_a_forged_question_mark_is_refused_and_changes_nothing(world: Any)
         assert refused.response.embeds == [] and refused.followups == [], custom_id  # no page was opened
         assert await _table_state(world, table) == before, custom_id
     assert world.env.errors == []
+
+
+async def test_the_question_mark_reads_the_tables_rules_not_the_servers_changed_since(world: Any) -> None:
+    """A moderator raises the bank cap while a table plays under the old one: that table's "?" teaches the cap it
+    plays with (the server's new cap is for tables opened from now on)."""
+    await open_oicho(world, world.bob)
+    table = live_table(world)
+    assert table.rules.bank_cap == 50
+    changed = await world.mod.slash(world.channel, "rules set", game="oicho", option="bank_cap", value="80")
+    assert not changed.ephemeral
+    assert (await house_rules(world.env.bot, world.guild.id, "oicho")).bank_cap == 80  # type: ignore[attr-defined]
+    _seat, member = whose_turn(world)
+    panel = await open_panel(world, member)
+    assert await ask(world, member, panel, "oicho") == "betting"
+    page = shown(world.channel.history(viewer=member)[-1])
+    assert "**50**" in page.body and "**80**" not in page.body
