@@ -93,8 +93,7 @@ class FudabaBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         from bot.cogs import COGS
 
-        for cog in COGS:
-            await self.add_cog(cog(self))
+        # The table runtime first: a cog may join it when it loads (/learn's teacher), before any table is restored.
         self.tables = TableManager(
             self,
             clock=self.clock,
@@ -103,6 +102,8 @@ class FudabaBot(commands.Bot):
             bot_pace=self._bot_pace,
             edits_per_second=self.channel_budget(),
         )
+        for cog in COGS:
+            await self.add_cog(cog(self))
         # Every table component press and modal is answered by one router, from its custom id.
         self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
         if self._render_processes:

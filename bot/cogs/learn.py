@@ -3,7 +3,6 @@
 No ``from __future__ import annotations`` here: discord.py reads these annotations at import time.
 """
 
-import asyncio
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -21,9 +20,6 @@ from games.registry import all_games
 
 if TYPE_CHECKING:
     from bot.app import FudabaBot
-
-ATTACH_TRIES = 10_000
-"""Turns of the event loop the teacher waits for the table runtime to exist (it is built right after the cogs)."""
 
 GAME_CHOICES = [
     app_commands.Choice(name=L(spec.name_en, f"cmd.game_{gid}"), value=gid)
@@ -61,21 +57,10 @@ class LearnCog(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(ReviewItem)
-        # The bot builds its table runtime right after loading the cogs, then restores the tables: the teacher joins
-        # the runtime as soon as it exists (at the first pause after it is built, before any table is restored).
-        self._attaching = asyncio.create_task(self._attach())
-
-    async def _attach(self) -> None:
-        for _ in range(ATTACH_TRIES):
-            if getattr(self.bot, "tables", None) is not None:
-                self.teacher.attach()
-                return
-            await asyncio.sleep(0)
+        self.teacher.attach()  # the bot builds its table runtime before loading the cogs
 
     async def cog_unload(self) -> None:
-        self._attaching.cancel()
-        if getattr(self.bot, "tables", None) is not None:
-            self.teacher.detach()
+        self.teacher.detach()
         self.bot.remove_dynamic_items(ReviewItem)
 
     async def lesson_autocomplete(
