@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+LESSON_TURN_SECONDS = 24 * 3600
+"""A lesson's time for each decision: a newcomer reading the coach's note is not played for by the away policy after
+the server's turn timer (a minute by default); "My hand" brings the panel back any time that day."""
 NOTES_KEPT = 256
 """Coach's notes kept, by what they were drawn from (a panel redrawn unchanged does not ask the worker pool again)."""
 
@@ -113,6 +116,7 @@ class Teacher:
             bots=lesson.bots,
             deal=lesson.shuffler(),
             tell=False,
+            turn_seconds=LESSON_TURN_SECONDS,
         )
         if session is None:
             return

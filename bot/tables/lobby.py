@@ -94,6 +94,7 @@ class Lobby:
         bots: int = 0,
         deal: Shuffler | None = None,
         tell: bool = True,
+        turn_seconds: int | None = None,
     ) -> TableSession | None:
         """``/play``: a lobby in its own thread of this channel (or in the channel, by the server's setting or when
         ``place`` says so, as the button offered without the permission to make threads does). ``pace``
@@ -102,7 +103,9 @@ class Lobby:
         With ``deal`` the table does not wait in a lobby: ``bots`` bot players are seated beside the opener and the
         game starts at once, its shuffles drawn from ``deal`` (planned seeds first, as a record's are, then fresh
         ones), so the table's record replays and verifies like any other. ``tell`` False: the caller tells the opener
-        (the table is returned; None when the opener was offered the channel instead)."""
+        (the table is returned; None when the opener was offered the channel instead). ``turn_seconds``: a live
+        table's own time for each decision instead of the server's turn timer (no mentions: a lesson's learner reads
+        the coach's note at their own pace)."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         guild_id, channel_id, user = interaction.guild_id, interaction.channel_id, interaction.user
         # Refusals (a balance too small, a busy channel) are private: acknowledge privately, then post the lobby
@@ -119,7 +122,7 @@ class Lobby:
         where: TablePlace = "channel" if in_thread else (place or config.table_place)
         if where == "channel" and self.registry.in_channel(channel_id) is not None:
             raise UserError("table.channel_busy")
-        turn_seconds = self._turn_seconds(pace, hours, config.correspondence_max_hours)
+        per_decision = self._turn_seconds(pace, hours, config.correspondence_max_hours)
         if where == "thread":
             missing = missing_thread_permissions(interaction.app_permissions)
             if missing:
@@ -148,8 +151,8 @@ class Lobby:
             practice=practice,
             lang=lang,
             parent_id=channel_id if where == "thread" else None,
-            pace="correspondence" if turn_seconds else "live",
-            turn_seconds=turn_seconds,
+            pace="correspondence" if per_decision else "live",
+            turn_seconds=per_decision or turn_seconds,
         )
         try:
             await db.join_table(row.id, user.id, display_name=display_name(user))

@@ -251,3 +251,23 @@ async def test_the_ofc_coach_checks_the_choices_made_so_far(world: Any) -> None:
     )
     placed = await world.alice.click(panel.response, custom_id=put)
     assert "✅ Your choices so far: the board can still finish without fouling." in coach_note(placed)
+
+
+async def test_a_learner_reading_the_note_is_not_played_for_after_the_servers_turn_timer(
+    world: Any, clock: Any
+) -> None:
+    """The server's turn timer (a minute) does not apply at a lesson: ten minutes on, the decision is still the
+    learner's, nobody played for her, and nobody was mentioned."""
+    await open_lesson(world, LUK_FU)
+    table = live_table(world)
+    seat = table.seat_of(world.alice.id)
+    await world.env.settle()
+    assert seat in table.engine.to_act()
+    serial = table.engine.serial
+    clock.advance(600)
+    await world.env.advance_time(600)
+    assert not table.seats[seat].away and table.engine.serial == serial and seat in table.engine.to_act()
+    assert table.pace == "live" and table.turn_seconds == 24 * 3600
+    assert not any(m.ping_user_ids for ms in world.env.backend.messages.values() for m in ms.values())
+    panel = await open_panel(world, world.alice)
+    assert coach_note(panel).startswith("🎓 **Lesson: ")
