@@ -169,7 +169,12 @@ class OichoUI(GameUI):
                     "end",
                     "",
                     [
-                        Option(t("oicho.action_clear", lang), act.Clear(), enabled=act.Clear() in exact),
+                        Option(
+                            t("oicho.action_clear", lang),
+                            act.Clear(),
+                            enabled=act.Clear() in exact,
+                            reason=None if act.Clear() in exact else t("oicho.nothing_to_clear", lang),
+                        ),
                         Option(t("oicho.action_done", lang), act.Done(), "success"),
                     ],
                 )

@@ -217,3 +217,18 @@ async def test_stop_returns_every_chip(world: Any) -> None:
     assert await db.balance(world.guild.id, world.alice.id) == 1000
     assert await db.balance(world.guild.id, world.bob.id) == 1000
     assert not world.env.bot.tables.tables
+
+
+async def test_clear_is_greyed_out_with_its_reason_until_a_bet_is_made(world: Any) -> None:
+    """A child with no bets sees "Clear my bets" disabled and why; after a bet it is enabled and the reason goes."""
+    await _open_and_start(world, bot=False)
+    _seat, child = whose_turn(world)
+    panel = await open_panel(world, child)
+    clear = next(b for b in buttons(panel.response) if b.get("label") == "Clear my bets")
+    assert clear.get("disabled")
+    assert "⛔ Clear my bets: You have no bets to withdraw." in panel.response.content
+    bet = next(a for a in enabled_actions(panel) if a.startswith("bet "))
+    panel = await press(world, child, bet)
+    clear = next(b for b in buttons(panel.response) if b.get("label") == "Clear my bets")
+    assert not clear.get("disabled")
+    assert "no bets to withdraw" not in panel.response.content
