@@ -168,6 +168,21 @@ def _draw_group_selects(
     return _pager(ids, lang, key, "sel", [f"{name}:{page.start}" for name, page in views], index)
 
 
+def blocked_groups(decision: Arrange, draft: Draft) -> list[str]:
+    """Labels of the groups with room left where the item being placed cannot go, because no legal move puts it
+    there with the others as placed (their buttons are greyed out: the panel says why)."""
+    current = draft.current()
+    if decision.mode != "steps" or current is None:
+        return []
+    return [
+        group.label
+        for group in decision.groups
+        if draft.group_of(current) != group.name
+        and group.size - draft.count(group.name, besides=current) > 0
+        and not decision.feasible({**draft.assignment(), current: group.name})
+    ]
+
+
 def _draw_pick_and_put(
     layout: _Layout, decision: Arrange, draft: Draft, ids: Ids, lang: str, state: Mapping[str, str], room: int
 ) -> None:

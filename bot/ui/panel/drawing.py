@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from bot.i18n import t
 from bot.ui.decisions import Arrange, ChooseAmount, ChooseOne, ChooseSubset, Decision, Extra, PanelSpec
-from bot.ui.panel.arrange import _draw_arrange
+from bot.ui.panel.arrange import Draft, _draw_arrange, blocked_groups
 from bot.ui.panel.components import (
     BUTTON_LABEL,
     CONTENT_LIMIT,
@@ -92,6 +92,13 @@ def _notes(decision: Decision, lang: str, state: Mapping[str, str]) -> list[str]
         chosen = set(_chosen(decision, state))
         labels = [label for label, value in decision.items if value in chosen]
         return [t("panel.chosen", lang, items=", ".join(labels))] if labels else []
+    if isinstance(decision, Arrange):
+        draft = Draft.load(decision, state)
+        blocked = blocked_groups(decision, draft)
+        current = draft.current()
+        if blocked and current is not None:
+            item = next((label for label, value in decision.items if value == current), current)
+            return [t("panel.blocked_groups", lang, item=item, groups=", ".join(blocked))]
     return []
 
 

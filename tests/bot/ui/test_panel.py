@@ -195,6 +195,17 @@ def test_an_arrangement_step_by_step_with_undo() -> None:
     assert panel.step(spec, IDS, "en", "ok", "put", state) == Keep("x.y")
 
 
+def test_a_group_greyed_out_for_the_item_being_placed_says_why() -> None:
+    """X may only go to Top: the panel says why Bottom (which has room) is greyed out, in both languages; once X is
+    placed, Y may only go to Bottom, and no group with room is closed to it, so the line goes."""
+    spec = PanelSpec("", [arrange()])
+    state: dict[str, str] = {}
+    assert "⛔ Bottom: no legal move puts X there" in panel.render(spec, IDS, "en", state).content
+    assert "⛔ Bottom：" in panel.render(spec, IDS, "ja", state).content
+    panel.step(spec, IDS, "en", "put", "put/top", state)
+    assert "⛔" not in panel.render(spec, IDS, "en", state).content
+
+
 def test_an_arrangement_by_one_select_per_group() -> None:
     spec = PanelSpec("", [arrange("selects")])
     state: dict[str, str] = {}
