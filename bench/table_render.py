@@ -78,11 +78,9 @@ def _nothing() -> None:
 
 
 def forget_runs() -> None:
-    """Forget every kept run and every run seen, keeping backdrops and frames: a worker drawing hundreds of tables in
-    turn, whose tables' runs are gone by their next picture (the production case at a thousand tables)."""
-    layers.runs.clear()
-    with layers._seen_lock:
-        layers._seen.clear()
+    """A worker drawing hundreds of tables in turn, whose tables' runs are gone by their next picture (the
+    production case at a thousand tables): every run forgotten, backdrops and frames kept."""
+    layers.forget_runs()
 
 
 def median_ratio(num: list[float], den: list[float]) -> float:

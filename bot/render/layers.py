@@ -302,10 +302,16 @@ def _drawn_and_kept(
     return value
 
 
-def clear_caches() -> None:
-    """Forget every backdrop and run, and this thread's frames, as after a restart."""
-    backdrops.clear()
+def forget_runs() -> None:
+    """Forget every kept run and every run seen, keeping backdrops and frames (as for a worker that has drawn
+    hundreds of other tables since)."""
     runs.clear()
     with _seen_lock:
         _seen.clear()
+
+
+def clear_caches() -> None:
+    """Forget every backdrop and run, and this thread's frames, as after a restart."""
+    backdrops.clear()
+    forget_runs()
     _local.frames = OrderedDict()

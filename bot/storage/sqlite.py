@@ -230,11 +230,7 @@ class SqliteDatabase(Database):
         reader = self._reader
         if reader is not None:
             self.units += 1
-            execute = getattr(reader, "_execute", None)
-            if execute is None:  # pragma: no cover - an aiosqlite without _execute
-                return await asyncio.to_thread(run_snapshot_read, reader._conn, body())
-            result: T = await execute(run_snapshot_read, reader._conn, body())
-            return result
+            return await _on_thread_of(reader, run_snapshot_read, reader._conn, body())
         async with self._lock:
             self.units += 1
             return await self._hop(run_read, body())
@@ -246,12 +242,8 @@ class SqliteDatabase(Database):
         asyncio's threads if a future aiosqlite drops it). A cancelled await does not stop ``fn``: the thread
         still runs it whole (a transaction commits or rolls back by itself), and what is sent to the thread next
         runs after it, so no transaction or read ever sees another half done."""
-        execute = getattr(self._conn, "_execute", None)
         self._sent += 1
-        if execute is None:  # pragma: no cover - an aiosqlite without _execute
-            return await asyncio.to_thread(self._on_thread, fn, self._conn._conn, arg)
-        result: T = await execute(self._on_thread, fn, self._conn._conn, arg)
-        return result
+        return await _on_thread_of(self._conn, self._on_thread, fn, self._conn._conn, arg)
 
     def _on_thread(self, fn: Callable[[sqlite3.Connection, A], T], conn: sqlite3.Connection, arg: A) -> T:
         """``fn(conn, arg)`` on the connection's thread, where waiting for another connection's lock is allowed."""
@@ -300,6 +292,16 @@ class SqliteDatabase(Database):
     async def _idle(self) -> bool:
         async with self._lock:  # asked on the thread: behind whatever was sent to it before
             return not await self._hop(_in_transaction, None)
+
+
+async def _on_thread_of(conn: aiosqlite.Connection, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` on ``conn``'s own thread, in one round trip (aiosqlite's private ``_execute``, as its public
+    calls run one statement each; asyncio's threads if a future aiosqlite drops it)."""
+    execute = getattr(conn, "_execute", None)
+    if execute is None:  # pragma: no cover - an aiosqlite without _execute
+        return await asyncio.to_thread(fn, *args)
+    result: T = await execute(fn, *args)
+    return result
 
 
 async def _open_reader(target: str | os.PathLike[str]) -> aiosqlite.Connection:
