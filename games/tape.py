@@ -173,7 +173,7 @@ def cut(
     tape: DealTape | None = None
     if here == deal:
         first = starts[-1] if starts else DealStart(deal, origin, origin_seq, tuple(opening))
-        tape = _tape(origin.game, first, rows)
+        tape = _tape(origin.game, first, engine)
     elif here > deal:
         raise RecordError(f"the log from this start cannot reach the beginning of deal {deal}")
     kinds = key_moments(origin.game)
@@ -202,7 +202,7 @@ def cut(
                 started = _start_here(engine, head, here, max(after, seq), _since_start(public))
                 starts.append(started)
                 if here == deal:
-                    tape = _tape(origin.game, started, rows)
+                    tape = _tape(origin.game, started, engine)
                 elif here > deal:
                     break
         if tape is not None and engine.shuffler.missing:
@@ -210,9 +210,10 @@ def cut(
     raise RecordError(f"the log does not reach the end of deal {deal}")
 
 
-def _tape(game: str, first: DealStart, rows: Sequence[tuple[int, str, Any]]) -> DealTape:
-    """A tape beginning at ``first``, able to draw the shuffles the log made after it."""
-    later = [value for seq, kind, value in rows if kind == "shuffle" and seq > first.seq]
+def _tape(game: str, first: DealStart, engine: Engine[Any]) -> DealTape:
+    """A tape beginning at ``first`` (the walking ``engine`` is there now), able to draw the shuffles the log holds
+    after it: those its shuffler has not handed out yet."""
+    later = engine.shuffler.planned[engine.shuffler.made :]
     record = dataclasses.replace(first.record, shuffles=[*first.record.shuffles, *later])
     tape = DealTape(game, first.deal, record, [], first.events)
     tape.steps.append(Step(0, None, None, first.events, True))

@@ -349,3 +349,26 @@ async def test_history_in_japanese(world: Any) -> None:
     assert {b["label"] for b in buttons(replay)} == {"最初", "戻る", "次へ", "結果"}
     assert discord.utils.find(lambda o: "配られた直後" in o["label"], menu(replay)["options"])
     assert ui_for("hachi_hachi") is not None
+
+
+async def test_a_table_stored_before_the_log_replays_from_its_whole_record(
+    world: Any, monkeypatch: Any, database: Any
+) -> None:
+    """A table that ended before the log existed kept one whole record (``opening`` NULL, no log rows): its deals
+    replay from it, to the same final state, and no start is kept (there is no log to resume from)."""
+    members = (world.alice, world.bob)
+    table = await play_any_game(world, "ofc", random.Random("history:prelog"), members=members, bots=1)
+    truth = await truth_of(world, table.id)
+    whole = truth.record.dumps()
+    async with database._write():
+        await database._exec("DELETE FROM table_log WHERE table_id = ?", (table.id,))
+        await database._exec("UPDATE tables SET opening = NULL, record = ? WHERE id = ?", (whole, table.id))
+    hands = await database.table_history(table.id, limit=1000)
+    deal = hands[len(hands) // 2].deal_no
+    drawn = spy(monkeypatch)
+    opened = await forge_click(world, world.alice, f"fdb:hist:o:{table.id}:{deal}")
+    replay = opened.response
+    assert replay is not None and replay.ephemeral
+    seen = await step_to_the_end(world.alice, replay)
+    check_steps(drawn, truth, deal, len(seen) - 1, table.seat_of(world.alice.id))
+    assert await HistoryQueries(database).kept_starts(table.id) == []
