@@ -372,3 +372,35 @@ async def test_a_table_stored_before_the_log_replays_from_its_whole_record(
     seen = await step_to_the_end(world.alice, replay)
     check_steps(drawn, truth, deal, len(seen) - 1, table.seat_of(world.alice.id))
     assert await HistoryQueries(database).kept_starts(table.id) == []
+
+
+async def test_history_pages_newest_first_and_filters_by_game(world: Any) -> None:
+    members = (world.alice, world.bob)
+    db = world.env.bot.db
+    every: list[Any] = []
+    played = 0
+    while len(every) <= 12 or played < 2:
+        game = ("oicho", "luk_fu")[played % 2]
+        table = await play_any_game(world, game, random.Random(f"pages:{played}"), members=members, bots=1)
+        every += await db.table_history(table.id, limit=1000)
+        played += 1
+    every.sort(key=lambda h: h.id, reverse=True)
+    first = await open_from_history(world.alice, world)
+
+    def listed(message: Any) -> list[str]:
+        return [o["value"] for o in menu(message)["options"]]
+
+    def nav(message: Any, verb: str) -> dict[str, Any]:
+        return next(b for b in buttons(message) if b["custom_id"].endswith(f":{verb}"))
+
+    assert listed(first) == [f"{h.table_id}.{h.deal_no}" for h in every[:10]]
+    assert nav(first, "p").get("disabled") and not nav(first, "n").get("disabled")
+    second = (await world.alice.click(first, custom_id=nav(first, "n")["custom_id"])).response
+    assert second is not None and second.id == first.id
+    assert listed(second) == [f"{h.table_id}.{h.deal_no}" for h in every[10:20]]
+    back = (await world.alice.click(second, custom_id=nav(second, "p")["custom_id"])).response
+    assert back is not None and listed(back) == listed(first)
+    # One game only.
+    only = await open_from_history(world.alice, world, game="luk_fu")
+    assert listed(only) == [f"{h.table_id}.{h.deal_no}" for h in every if h.game == "luk_fu"][:10]
+    assert "Luk Fu" in embeds(only)[0]["title"]
