@@ -106,7 +106,7 @@ async def load(client: Any, db: Database, table_id: int, deal: int, guild_id: in
     if loaded is None:
         pending = memory.loading.get(key)
         if pending is None:
-            pending = memory.loading[key] = asyncio.ensure_future(_read(db, table_id, deal))
+            pending = memory.loading[key] = asyncio.ensure_future(_read(db, table_id, deal, guild_id))
             pending.add_done_callback(lambda _f: memory.loading.pop(key, None))
         loaded = await asyncio.shield(pending)
         memory.kept[key] = loaded
@@ -118,10 +118,10 @@ async def load(client: Any, db: Database, table_id: int, deal: int, guild_id: in
     return loaded
 
 
-async def _read(db: Database, table_id: int, deal: int) -> Loaded:
+async def _read(db: Database, table_id: int, deal: int, guild_id: int | None) -> Loaded:
     queries = HistoryQueries(db)
     source = await queries.replay_source(table_id, deal)
-    if source is None:
+    if source is None or source.table.guild_id != guild_id:  # refused before any walk through the log
         raise UserError("history.no_deal")
     try:
         tape, found = await off_loop(build, source)

@@ -322,6 +322,15 @@ async def test_another_members_hands_stay_hidden_and_forged_ids_are_refused(worl
         answer = await forge_click(world, world.carol, custom_id)
         text = answer.response.content if answer.response is not None else answer.followups[0].content
         assert said in text, (custom_id, text)
+    # A deal of this server asked for from another server: refused.
+    other = world.env.create_guild("Other Club")
+    elsewhere = other.create_text_channel("elsewhere")
+    stranger = other.add_member(world.env.create_user("stranger"))
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="forged", custom_id=f"fdb:hist:o:{table.id}:{deal}"))
+    posted = await world.env.bot.get_channel(elsewhere.id).send("forged", view=view)
+    answer = await stranger.click(posted, custom_id=f"fdb:hist:o:{table.id}:{deal}")
+    assert answer.response is not None and "was not settled in this server" in answer.response.content
     # A replay's buttons pressed on a public message: refused, nothing edited.
     answer = await forge_click(world, world.alice, f"fdb:hist:r:{table.id}:{deal}:0:n")
     assert answer.response is not None and "only work on your own private" in answer.response.content
