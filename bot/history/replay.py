@@ -260,7 +260,7 @@ def embeds_of(loaded: Loaded, shown: Frame, ctx: TableContext, seat: int | None)
         else t("history.step", lang, n=shown.index, last=shown.last)
     )
     lines = list(shown.lines[-NARRATION_LINES:])
-    embed.description = "\n".join([f"**{head}**", *lines])[:4000]
+    embed.description = "\n".join([f"**{head}**", *lines])[:1500]  # with the result embed, within 6,000 in all
     if shown.own is not None:
         embed.add_field(name=t("history.your_view", lang), value=shown.own[:1024] or "—", inline=False)
     embed.set_image(url=f"attachment://{FILENAME}")

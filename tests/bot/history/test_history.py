@@ -243,6 +243,8 @@ async def test_history_and_a_replay_stepped_to_the_end_for_every_game(
     assert final[1]["title"] == public_result["title"] and final[1].get("fields") == public_result.get("fields")
     for message in seen:
         assert message.attachments and message.attachments[0].filename == "replay.png"
+        assert sum(len(e) for e in message.embeds) <= 6000, "within Discord's limit for a message's embeds"
+        assert all(len(o["label"]) <= 100 for o in menu(message)["options"]) and len(menu(message)["options"]) <= 25
 
     # Carol did not sit: Alice's history, the same deal, only what was public (no own view, a footer that says so).
     drawn.pictures.clear()

@@ -88,3 +88,20 @@ async def test_a_replay_reads_the_log_from_the_nearest_start_to_the_end_of_its_d
     source = await queries.replay_source(table, 4)
     assert source is not None and (source.origin_seq, source.origin_deal) == (7, 3)
     assert [e.seq for e in source.rows] == [8, 9, 10, 11, 12, 13]
+
+
+async def test_a_start_kept_inside_a_transaction(db: Database) -> None:
+    """What a settling transaction would await to keep the next deal's start as it writes its restart point."""
+    from bot.storage.replays import keep_start
+
+    table = await played(db, GUILD, CHANNEL, (1, 2), 2, "oicho")
+
+    async def body(now: float) -> int:
+        first = await keep_start(table, 3, 7, '{"s":3}')
+        again = await keep_start(table, 3, 7, '{"other":3}')
+        return first + again
+
+    assert await db._transaction(body) == 1
+    source = await HistoryQueries(db).replay_source(table, 2)
+    assert source is not None and source.origin_deal == 0, "a later deal's start is no origin for an earlier deal"
+    assert await HistoryQueries(db).kept_starts(table) == [3]
