@@ -214,7 +214,8 @@ def _tape(game: str, first: DealStart, engine: Engine[Any]) -> DealTape:
     """A tape beginning at ``first`` (the walking ``engine`` is there now), able to draw the shuffles the log holds
     after it: those its shuffler has not handed out yet."""
     later = engine.shuffler.planned[engine.shuffler.made :]
-    record = dataclasses.replace(first.record, shuffles=[*first.record.shuffles, *later])
+    made = first.record.shuffles[: (first.record.snapshot or {}).get("used", len(first.record.shuffles))]
+    record = dataclasses.replace(first.record, shuffles=[*made, *later])
     tape = DealTape(game, first.deal, record, [], first.events)
     tape.steps.append(Step(0, None, None, first.events, True))
     return tape

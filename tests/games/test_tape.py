@@ -148,3 +148,26 @@ def test_a_key_moment_is_a_step_that_made_a_declared_public_event() -> None:
         for step in tape.steps[1:-1]:
             declared = any(e.public and e.kind in kinds for e in step.events)
             assert step.key == declared, (step.index, [e.kind for e in step.events])
+
+
+def test_a_start_record_holding_later_shuffles_draws_each_once() -> None:
+    """A version-2 record may hold shuffles not yet made (``used`` says how many were): a tape from it draws them in
+    order, once, whether they come in the record or in the log rows after it."""
+    spec = all_games()["ofc"]
+    head, rows, deals = played(spec, 2)
+    assert deals >= 2
+    tape, starts = cut(head, rows, 1)
+    first = starts[0]
+    after = [r for r in rows if r[0] > first.seq]
+    later = [v for _s, k, v in after if k == "shuffle"]
+    fuller = TableRecord.from_json(
+        {
+            **first.record.to_json(),
+            "shuffles": [*[s.to_json() for s in first.record.shuffles], *[s.to_json() for s in later]],
+        }
+    )
+    again, _ = cut(fuller, [r for r in after if r[1] == "action"], 1, origin_seq=first.seq)
+    assert again.actions == tape.actions
+    assert again.start.shuffles == tape.start.shuffles, "each shuffle once"
+    assert again.engine_at(again.last).public_view() == tape.engine_at(tape.last).public_view()
+    assert again.next_deal_shown() and tape.next_deal_shown()
