@@ -106,6 +106,13 @@ class DealTape:
         nothing of that next deal may be drawn; only a record cut short can lack it)."""
         return not self.engine_at(self.last).shuffler.missing
 
+    def told(self, index: int) -> tuple[Event, ...]:
+        """The events step ``index`` tells of this deal: all its events, but at the last step only up to the deal's
+        end (the same move may already have dealt the next deal, which is not this replay's to tell)."""
+        events = self.steps[index].events
+        end = next((i for i, e in enumerate(events) if isinstance(e, DealEnded) and e.deal == self.deal), None)
+        return events if end is None else events[: end + 1]
+
     def key_steps(self) -> list[int]:
         """The indexes of the key moments, in order (the first and last step included)."""
         return [s.index for s in self.steps if s.key]

@@ -168,12 +168,11 @@ def frame(game: str, tape: DealTape, index: int, seat: int | None, ctx: TableCon
     """Step ``index`` of the deal as ``seat`` (None: someone who did not sit) may see it."""
     ui = ui_for(game)
     engine = tape.engine_at(index)
-    if index == tape.last and not tape.next_deal_shown() and index > 0:
+    if index == tape.last and engine.shuffler.missing and index > 0:
         view = tape.engine_at(index - 1).public_view()  # the next deal was dealt from a stub: never drawn
     else:
         view = engine.public_view()
-    step = tape.steps[index]
-    lines = tuple(line for e in step.events if e.visible_to(seat) and (line := ui.describe(e, ctx)))
+    lines = tuple(line for e in tape.told(index) if e.visible_to(seat) and (line := ui.describe(e, ctx)))
     own = None
     if seat is not None and index < tape.last:
         own = ui.panel(engine.view(seat), seat, [], ctx, {}).text

@@ -12,7 +12,7 @@ import pytest
 
 from games.core.engine import Engine, iter_cards
 from games.core.errors import RecordError
-from games.core.events import DealEnded
+from games.core.events import DealEnded, DealStarted
 from games.core.record import TableRecord
 from games.core.rng import Shuffler
 from games.registry import GameSpec, all_games
@@ -171,3 +171,16 @@ def test_a_start_record_holding_later_shuffles_draws_each_once() -> None:
     assert again.start.shuffles == tape.start.shuffles, "each shuffle once"
     assert again.engine_at(again.last).public_view() == tape.engine_at(tape.last).public_view()
     assert again.next_deal_shown() and tape.next_deal_shown()
+
+
+def test_the_last_step_tells_nothing_of_the_next_deal() -> None:
+    spec = all_games()["hachi_hachi"]
+    head, rows, deals = played(spec, 0)
+    assert deals >= 2
+    tape, _ = cut(head, rows, 1)
+    everything = tape.steps[-1].events
+    told = tape.told(tape.last)
+    assert any(isinstance(e, DealStarted) for e in everything), "the move that ended deal 1 began deal 2"
+    assert isinstance(told[-1], DealEnded) and told[-1].deal == 1
+    assert not any(isinstance(e, DealStarted) for e in told)
+    assert tape.told(1) == tape.steps[1].events
