@@ -6,8 +6,8 @@ lives here without growing the database class; each method is one read or one tr
 * a member's settled deals, newest first, a page at a time by hand id (``seats_user`` finds the member's tables,
   ``hand_history``'s ``(table_id, deal_no)`` key their deals), with the tables' seats and places;
 * what replaying one deal needs, read together so it agrees: the deal's start if kept (else the nearest earlier one,
-  else the table's opening), and the log from there to the end of the deal: the rows up to the next deal's first
-  shuffle (``table_log_shuffles``) and that deal's shuffles, which the move ending this deal made;
+  else the table's opening), and the log from there to the end of the deal (along the log's primary key: up to the
+  next deal's shuffles, which the move ending this deal made);
 * keeping the starts a replay passed (``INSERT … ON CONFLICT DO NOTHING``: two replays may find the same start).
 """
 
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from bot.storage.core import Core
 
 PAGE_LIMIT = 25
+LOG_CHUNK = 500
+"""Log rows read at a time while looking for the end of a deal."""
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,9 @@ class HistoryQueries:
         """A page of the member's settled deals in the guild, newest first: the newest (neither ``before`` nor
         ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``."""
         limit = max(1, min(limit, PAGE_LIMIT))
-        where = ["s.user_id = ?", "s.left_at IS NULL", "h.guild_id = ?"]
+        # ``+h.guild_id``: the member's tables (``seats_user``) lead, then each table's deals by its key; SQLite would
+        # otherwise walk every deal of the guild (``hand_history_guild``) checking each for the member.
+        where = ["s.user_id = ?", "s.left_at IS NULL", "+h.guild_id = ?"]
         params: list[object] = [user_id, guild_id]
         if game is not None:
             where.append("h.game = ?")
@@ -140,7 +144,7 @@ class HistoryQueries:
         base = [user_id, guild_id, *([game] if game is not None else [])]
         exists = (
             "SELECT 1 FROM seats s JOIN hand_history h ON h.table_id = s.table_id WHERE s.user_id = ?"
-            " AND s.left_at IS NULL AND h.guild_id = ?" + (" AND h.game = ?" if game is not None else "")
+            " AND s.left_at IS NULL AND +h.guild_id = ?" + (" AND h.game = ?" if game is not None else "")
         )
 
         async def read() -> DealsPage:
@@ -208,22 +212,31 @@ class HistoryQueries:
             origin, origin_seq, origin_deal = (
                 (start["record"], start["seq"], start["deal_no"]) if start is not None else (table.opening, 0, 0)
             )
-            bound = await Scalar(
-                "SELECT MIN(seq) FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ?",
-                (table_id, deal_no + 1),
-            )
-            columns = "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ?"
-            if bound is None:
-                rows = await All(f"{columns} AND seq > ? ORDER BY seq", (table_id, origin_seq))
-            else:
-                rows = await All(f"{columns} AND seq > ? AND seq < ? ORDER BY seq", (table_id, origin_seq, bound))
-                rows = [
-                    *rows,
-                    *await All(f"{columns} AND kind = 'shuffle' AND deal = ? ORDER BY seq", (table_id, deal_no + 1)),
-                ]
+            rows = await self._to_end_of(table_id, origin_seq, deal_no)
             return ReplaySource(table, hand, origin, origin_seq, origin_deal, _entries(rows))
 
         return await self.db._read(read)
+
+    async def _to_end_of(self, table_id: int, after: int, deal_no: int) -> list[Row]:
+        """The log rows after ``after`` up to the end of ``deal_no``: on to the first shuffle of a later deal and the
+        shuffles right after it (the move that ended the deal made them), read along the log's primary key a chunk
+        at a time (inside a read). Only the deals walked are read, however long the table's log."""
+        rows: list[Row] = []
+        next_deal = False
+        while True:
+            chunk = await All(
+                "SELECT seq, kind, seat, deal, body FROM table_log WHERE table_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+                (table_id, after, LOG_CHUNK),
+            )
+            for row in chunk:
+                shuffle_after = row["kind"] == "shuffle" and row["deal"] > deal_no
+                if next_deal and not shuffle_after:
+                    return rows
+                next_deal = next_deal or shuffle_after
+                rows.append(row)
+            if len(chunk) < LOG_CHUNK:
+                return rows
+            after = chunk[-1]["seq"]
 
     async def keep_starts(self, table_id: int, starts: Sequence[tuple[int, int, str]]) -> int:
         """Keep deal starts ``(deal_no, seq, record JSON)`` a replay found; ones already kept stay as they are.

@@ -105,3 +105,16 @@ async def test_a_start_kept_inside_a_transaction(db: Database) -> None:
     source = await HistoryQueries(db).replay_source(table, 2)
     assert source is not None and source.origin_deal == 0, "a later deal's start is no origin for an earlier deal"
     assert await HistoryQueries(db).kept_starts(table) == [3]
+
+
+async def test_the_log_is_read_to_the_end_of_the_deal_across_chunks(db: Database, monkeypatch: object) -> None:
+    import bot.storage.replays as replays
+
+    table = await played(db, GUILD, CHANNEL, (1, 2), 4, "oicho")
+    whole = {deal: [e.seq for e in (await HistoryQueries(db).replay_source(table, deal)).rows] for deal in (1, 2, 4)}  # type: ignore[union-attr]
+    for size in (1, 2, 3):
+        monkeypatch.setattr(replays, "LOG_CHUNK", size)  # type: ignore[attr-defined]
+        for deal, seqs in whole.items():
+            source = await HistoryQueries(db).replay_source(table, deal)
+            assert source is not None and [e.seq for e in source.rows] == seqs, (size, deal)
+    assert whole[1] == [1, 2, 3, 4] and whole[2] == [1, 2, 3, 4, 5, 6, 7]
