@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from bot.cogs.economy import EconomyCog
+from bot.cogs.history import HistoryCog
 from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
 from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog]
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.history.button import replay_view
 from bot.i18n import t
 from bot.storage import HandRecord
 from bot.tables.budget import TO_ACT
@@ -151,11 +152,12 @@ class Results:
                 name=t("table.seed_revealed", ctx.lang), value="\n".join(f"`{s}`" for s in seeds)[:1024], inline=False
             )
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
+        view = replay_view(table_id, result.deal, ctx.lang)  # opens the deal's replay, privately for who presses
         await self.budget.take(TO_ACT)
         try:
             if into is not None:
                 try:
-                    await channel.get_partial_message(into).edit(embed=embed, attachments=[], view=None)
+                    await channel.get_partial_message(into).edit(embed=embed, attachments=[], view=view)
                     if kept is not None:
                         kept.add(into)  # the table is posted again below; this message stays as the results
                 except discord.HTTPException as exc:
@@ -163,9 +165,9 @@ class Results:
                         "table %s: the table message could not become the results (%s); posting them", table_id, exc
                     )
                     await self.budget.take(TO_ACT)
-                    await channel.send(embed=embed)
+                    await channel.send(embed=embed, view=view)
             else:
-                await channel.send(embed=embed)
+                await channel.send(embed=embed, view=view)
         except discord.HTTPException as exc:
             log.warning(
                 "table %s: could not post the result of deal %s (%s); it stays owed", table_id, result.deal, exc
