@@ -118,14 +118,23 @@ class DealTape:
         return [s.index for s in self.steps if s.key]
 
 
-def _start_here(engine: Engine[Any], head: TableRecord, deal: int, seq: int, events: Sequence[Event]) -> DealStart:
-    """The engine now, as the start of ``deal`` (its settled deals' shuffles left out, as a live table keeps them);
-    the deal's public events so far ride in the snapshot, as in a live table's restart point."""
-    engine.shuffler.trim(deal)
+def start_record(engine: Engine[Any], head: TableRecord, deal: int, events: Sequence[Event]) -> TableRecord:
+    """The engine now (right after the move that began ``deal``) as that deal's start record: the settled deals'
+    shuffles left out, as a live table keeps them, and the deal's public ``events`` so far in the snapshot, as in a
+    live table's restart point. The engine is not changed: a live table keeps each new deal's start with this as it
+    writes the move (``deal_starts``), so a replay of any deal begins at its own start."""
     record = snapshot_record(engine, head)
     assert record.snapshot is not None
-    record.snapshot["events"] = [encode(e) for e in events]
-    return DealStart(deal, record, seq, tuple(events))
+    settled = sum(1 for s in record.shuffles if s.deal < deal)  # the settled deals' shuffles lead
+    snapshot = {**record.snapshot, "used": record.snapshot["used"] - settled, "events": [encode(e) for e in events]}
+    return dataclasses.replace(record, shuffles=record.shuffles[settled:], snapshot=snapshot)
+
+
+def _start_here(engine: Engine[Any], head: TableRecord, deal: int, seq: int, events: Sequence[Event]) -> DealStart:
+    """The engine now, as the start of ``deal`` (see :func:`start_record`); the walking engine forgets the settled
+    deals' shuffles too, so a long walk does not copy them again at every start."""
+    engine.shuffler.trim(deal)
+    return DealStart(deal, start_record(engine, head, deal, events), seq, tuple(events))
 
 
 def start_events(record: TableRecord) -> tuple[Event, ...]:

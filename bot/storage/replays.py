@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.storage.models import HandRecord, LogEntry, Seat, Table
 from bot.storage.tables.base import _seat, _table
-from bot.storage.tx import All, Exec, Many, One, Row, Scalar
+from bot.storage.tx import All, Many, One, Row, Scalar
 
 if TYPE_CHECKING:
     from bot.storage.core import Core
@@ -91,17 +91,6 @@ def _entries(rows: Sequence[Row]) -> tuple[LogEntry, ...]:
 
 def _marks(n: int) -> str:
     return ", ".join("?" * n)
-
-
-def keep_start(table_id: int, deal_no: int, seq: int, record: str) -> Exec:
-    """The statement keeping one deal's start, for a transaction that writes a table's restart point as the deal
-    begins (``append_step`` with a checkpoint): awaited there, every new deal's start is kept as it is made, and a
-    replay of any later deal never walks the log. Nothing calls it yet: replays keep the starts they find."""
-    return Exec(
-        "INSERT INTO deal_starts (table_id, deal_no, seq, record) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (table_id, deal_no) DO NOTHING",
-        (table_id, deal_no, seq, record),
-    )
 
 
 class HistoryQueries:

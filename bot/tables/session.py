@@ -35,6 +35,7 @@ from games.core.rng import Shuffle, Shuffler
 from games.core.snapshot import decode, encode
 from games.registry import GameSpec, get_game
 from games.replay import new_engine, snapshot_record, start
+from games.tape import start_record
 
 if TYPE_CHECKING:
     from bot.storage import Database
@@ -383,12 +384,18 @@ class TableSession:
         assert engine is not None
         entries = self._new_entries(engine)
         results = list(engine.results)
-        checkpoint = None
+        checkpoint = deal_start = None
+        seq = entries[-1].seq if entries else self.seq
         if results:
             record = snapshot_record(engine, self._head())
             assert record.snapshot is not None
             record.snapshot["events"] = [encode(e) for e in self._events_after(outcome.events)]
-            checkpoint = (record.dumps(), entries[-1].seq if entries else self.seq)
+            checkpoint = (record.dumps(), seq)
+        begun = next((e.deal for e in outcome.events if isinstance(e, DealStarted) and e.public), None)
+        if begun is not None and begun == engine.deal_no and not engine.is_over:
+            # This move began a deal: keep its start, so the deal's replay begins there (games.tape).
+            story = self._events_after(outcome.events)
+            deal_start = (begun, seq, start_record(engine, self._head(), begun, story).dumps())
         try:
             step = await db.append_step(
                 self.id,
@@ -396,6 +403,7 @@ class TableSession:
                 away=outcome.away,
                 settle=[self._to_settle(r, outcome.events) for r in results],
                 checkpoint=checkpoint,
+                deal_start=deal_start,
                 close=engine.is_over,
             )
         except LeaseLost:

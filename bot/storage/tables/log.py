@@ -23,6 +23,17 @@ def _log_entries(rows: Sequence[Row]) -> list[LogEntry]:
     return [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
 
 
+def keep_start(table_id: int, deal_no: int, seq: int, record: str) -> Exec:
+    """The statement keeping one deal's start, for a transaction that writes a table's restart point as the deal
+    begins (``append_step`` with a ``deal_start``): every new deal's start is kept as it is made, so a replay of any
+    deal begun by a move reads from its own start; replays keep the starts they walk past for deals from before."""
+    return Exec(
+        "INSERT INTO deal_starts (table_id, deal_no, seq, record) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (table_id, deal_no) DO NOTHING",
+        (table_id, deal_no, seq, record),
+    )
+
+
 class LogOps(SettlementOps, ClosingOps):
     async def append_step(
         self,
@@ -32,12 +43,14 @@ class LogOps(SettlementOps, ClosingOps):
         away: Mapping[int, bool] | None = None,
         settle: Sequence[DealToSettle] = (),
         checkpoint: tuple[str, int] | None = None,
+        deal_start: tuple[int, int, str] | None = None,
         close: bool = False,
     ) -> Step:
         """Everything one change of a playing table writes, as one transaction: its log rows (actions and the
         shuffles they made), seats marked away or back (by position), the deals it finished (as
-        :meth:`settle_deal`), a new restart point (``(record JSON, last log seq it includes)``) and, when
-        the game ended, the closing (every stack paid back, as :meth:`close_table`).
+        :meth:`settle_deal`), a new restart point (``(record JSON, last log seq it includes)``), the start of the deal this
+        change began (``(deal, last log seq it includes, record JSON)``, kept for replays in ``deal_starts``)
+        and, when the game ended, the closing (every stack paid back, as :meth:`close_table`).
 
         Nothing is written if any part is refused; the log's ``(table, seq)`` key refuses a row written twice.
         """
@@ -81,6 +94,8 @@ class LogOps(SettlementOps, ClosingOps):
                     " WHERE id = ?",
                     (record, seq, now, now, table_id),
                 )
+            if deal_start is not None:
+                await keep_start(table_id, *deal_start)
             closure = None
             if close:
                 ending = await self._table_row(table_id)

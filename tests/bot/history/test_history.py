@@ -10,6 +10,7 @@ deal's public results message gave.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -199,6 +200,29 @@ def check_steps(drawn: Drawn, truth: Truth, deal: int, last: int, seat: int | No
         assert not hidden_in(view, truth.engine_after(begins + step), seat)
 
 
+async def check_kept_starts(db: Any, table_id: int, deals: list[int]) -> None:
+    """Each deal a move began kept its start as it was played; its replay reads from there (that deal's log rows
+    only) and steps exactly as a walk of the table's whole log from its opening does."""
+    from bot.history.replay import build
+
+    queries = HistoryQueries(db)
+    kept = await queries.kept_starts(table_id)
+    assert kept == sorted(d for d in deals if d > 1), "every deal after the first began with a move"
+    opening = await queries.replay_source(table_id, min(deals))
+    assert opening is not None
+    whole = dataclasses.replace(opening, origin=opening.table.opening or "", origin_seq=0, origin_deal=0)
+    log = await db.table_log(table_id)
+    for deal in kept:
+        source = await queries.replay_source(table_id, deal)
+        assert source is not None and source.origin_deal == deal
+        assert all(entry.seq > source.origin_seq for entry in source.rows)
+        walked, _ = build(dataclasses.replace(whole, hand=source.hand, rows=tuple(log)))
+        tape, found = build(source)
+        assert found == [], "a kept start is not walked past"
+        assert tape.actions == walked.actions
+        assert tape.engine_at(tape.last).public_view() == walked.engine_at(walked.last).public_view()
+
+
 # ---------------------------------------------------------------------------- the tests
 
 
@@ -213,6 +237,7 @@ async def test_history_and_a_replay_stepped_to_the_end_for_every_game(
     assert hands
     truth = await truth_of(world, table.id)
     alice_seat = table.seat_of(world.alice.id)
+    await check_kept_starts(db, table.id, [h.deal_no for h in hands])
 
     # /history: newest first, Alice's result in each line.
     listed = await open_from_history(world.alice, world)
@@ -276,7 +301,11 @@ async def test_a_replay_steps_on_after_a_restart_and_keeps_deal_starts(
     table = await play_any_game(world, "oicho", random.Random("history:restart"), members=members, bots=1)
     hands = await database.table_history(table.id, limit=1000)
     deal = hands[0].deal_no
-    assert await HistoryQueries(database).kept_starts(table.id) == [], "no replay yet: no deal start kept"
+    # Every deal begun by a move kept its start as the move was written (the first began with the table).
+    assert await HistoryQueries(database).kept_starts(table.id) == list(range(2, deal + 1))
+    # A table from before deal starts were kept: a replay walks the log from the opening.
+    async with database._write():
+        await database._exec("DELETE FROM deal_starts WHERE table_id = ?", (table.id,))
     listed = await open_from_history(world.alice, world)
     opened = await world.alice.select(listed, [f"{table.id}.{deal}"])
     replay = opened.response
@@ -373,6 +402,7 @@ async def test_a_table_stored_before_the_log_replays_from_its_whole_record(
     whole = truth.record.dumps()
     async with database._write():
         await database._exec("DELETE FROM table_log WHERE table_id = ?", (table.id,))
+        await database._exec("DELETE FROM deal_starts WHERE table_id = ?", (table.id,))
         await database._exec("UPDATE tables SET opening = NULL, record = ? WHERE id = ?", (whole, table.id))
     hands = await database.table_history(table.id, limit=1000)
     deal = hands[len(hands) // 2].deal_no

@@ -92,7 +92,7 @@ async def test_a_replay_reads_the_log_from_the_nearest_start_to_the_end_of_its_d
 
 async def test_a_start_kept_inside_a_transaction(db: Database) -> None:
     """What a settling transaction would await to keep the next deal's start as it writes its restart point."""
-    from bot.storage.replays import keep_start
+    from bot.storage.tables.log import keep_start
 
     table = await played(db, GUILD, CHANNEL, (1, 2), 2, "oicho")
 
