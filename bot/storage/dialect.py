@@ -6,6 +6,8 @@ no parameter whose type only its value could tell), with ``?`` placeholders, and
 and JSON as text on both, so no value needs converting. What remains is here:
 
 * which backend a ``DATABASE_URL`` names (:func:`is_postgres_url`);
+* SQLite's ``INDEXED BY`` hints, where its planner (without statistics) would walk a table's whole log along the
+  primary key: PostgreSQL gets the statement without them (:func:`to_postgres`);
 * PostgreSQL's placeholders: ``?`` becomes ``$1``, ``$2``, … (:func:`to_postgres`, once per statement text, cached,
   leaving string literals, quoted names and comments alone); an :class:`~bot.storage.tx.Insert` gets
   ``RETURNING id`` where SQLite gives the cursor's ``lastrowid`` (:func:`to_postgres_insert`), and a
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from typing import Literal
 
 Dialect = Literal["sqlite", "postgresql"]
@@ -49,9 +52,13 @@ def is_postgres_url(target: str | os.PathLike[str]) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
+_INDEXED_BY = re.compile(r" INDEXED BY \w+")
+
+
 @functools.lru_cache(maxsize=4096)
 def to_postgres(sql: str) -> str:
-    """``sql`` with each ``?`` placeholder numbered as PostgreSQL wants (``$1``, ``$2``, …).
+    """``sql`` with each ``?`` placeholder numbered as PostgreSQL wants (``$1``, ``$2``, …), and without SQLite's
+    ``INDEXED BY name`` hints.
 
     A ``?`` inside a string literal (``'…'``), a quoted name (``"…"``) or a comment (``-- …`` to the end of the
     line, ``/* … */``) is left as it is. The statements are a fixed set of texts, so the cache holds them all."""
@@ -85,6 +92,8 @@ def to_postgres(sql: str) -> str:
             n += 1
             out.append(f"${n}")
             i += 1
+        elif (hint := _INDEXED_BY.match(sql, i)) is not None:
+            i = hint.end()  # SQLite's index hint: PostgreSQL's planner chooses from its statistics
         else:
             out.append(c)
             i += 1

@@ -23,6 +23,14 @@ def _log_entries(rows: Sequence[Row]) -> list[LogEntry]:
     return [LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows]
 
 
+DEAL_SHUFFLES = (
+    "SELECT body FROM table_log INDEXED BY table_log_shuffles WHERE table_id = ? AND kind = 'shuffle' AND deal = ?"
+    " ORDER BY seq"
+)
+"""One deal's shuffles, by the shuffles' index: without statistics, SQLite's planner would rather walk the table's
+whole log along the primary key (which gives ``seq`` order without a sort)."""
+
+
 def keep_start(table_id: int, deal_no: int, seq: int, record: str) -> Exec:
     """The statement keeping one deal's start, for a transaction that writes a table's restart point as the deal
     begins (``append_step`` with a ``deal_start``): every new deal's start is kept as it is made, so a replay of any
@@ -153,12 +161,7 @@ class LogOps(SettlementOps, ClosingOps):
 
     async def deal_shuffles(self, table_id: int, deal_no: int) -> list[JsonObject]:
         """The shuffles of one deal (JSON objects), in order."""
-        rows = await self._read(
-            lambda: All(
-                "SELECT body FROM table_log WHERE table_id = ? AND kind = 'shuffle' AND deal = ? ORDER BY seq",
-                (table_id, deal_no),
-            )
-        )
+        rows = await self._read(lambda: All(DEAL_SHUFFLES, (table_id, deal_no)))
         return [json.loads(r["body"]) for r in rows]
 
     async def adopt_record(self, table_id: int, opening: str, entries: Sequence[LogEntry]) -> None:

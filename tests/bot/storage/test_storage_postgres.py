@@ -34,6 +34,8 @@ def test_placeholders_are_numbered_outside_literals_quoted_names_and_comments() 
     assert to_postgres("UPDATE t SET v = 1") == "UPDATE t SET v = 1"
     assert to_postgres_insert("INSERT INTO t (a) VALUES (?)") == "INSERT INTO t (a) VALUES ($1) RETURNING id"
     assert to_postgres("SELECT ?") is to_postgres("SELECT ?")  # rewritten once per statement text
+    assert to_postgres("SELECT a FROM t INDEXED BY t_b WHERE b = ?") == "SELECT a FROM t WHERE b = $1"
+    assert to_postgres("SELECT ' INDEXED BY x' FROM t") == "SELECT ' INDEXED BY x' FROM t"
     assert is_postgres_url("postgresql://u@h/db")
     assert is_postgres_url("postgres://u@h/db")
     assert not is_postgres_url("data/fudaba.db")

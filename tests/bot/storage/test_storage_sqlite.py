@@ -193,3 +193,21 @@ async def test_a_database_in_memory_has_no_checkpoints(clock: Any, monkeypatch: 
         assert database.inline > 0
     finally:
         await database.close()
+
+
+async def test_a_deals_shuffles_are_read_by_the_shuffles_index_not_the_whole_log(
+    file_db: SqliteDatabase, tmp_path: Path
+) -> None:
+    """A results message and /verify read one deal's shuffles; at a table's thousandth deal that must not mean
+    walking its whole log (SQLite's planner, without statistics, prefers the primary key for its order)."""
+    from bot.storage.tables.log import DEAL_SHUFFLES
+
+    plain = DEAL_SHUFFLES.replace(" INDEXED BY table_log_shuffles", "")
+    other = sqlite3.connect(tmp_path / "fudaba.db")
+    try:
+        hinted = " / ".join(row[-1] for row in other.execute(f"EXPLAIN QUERY PLAN {DEAL_SHUFFLES}", (1, 3)))
+        unhinted = " / ".join(row[-1] for row in other.execute(f"EXPLAIN QUERY PLAN {plain}", (1, 3)))
+    finally:
+        other.close()
+    assert "USING INDEX table_log_shuffles (table_id=? AND deal=?)" in hinted
+    assert "PRIMARY KEY" in unhinted, "the hint is needed (else drop it)"
