@@ -22,7 +22,7 @@ timer is armed and the edit budget is off (none of it reaches the database; see 
 server's turn timer is set to its maximum (3600 s), see ``TURN_TIMER``.
 
 The restart. ``env.restart_bot(create_bot(<the same database file>, ...))`` with the settings ``python -m bot``
-uses (one render worker process, ``tune_gc``), the production edit window (1 s) and edit budget (40 channel
+uses (one render worker process, ``tune_process``), the production edit window (1 s) and edit budget (40 channel
 requests a second, a burst of 5; see ``EditBudget``). Before it the render cache is emptied and the set-up world
 is frozen out of the cycle collector's sight (``gc.freeze``), as a new process would have neither. Times are
 wall seconds (``time.perf_counter``) from the moment the new bot's ``setup_hook`` starts (SimCord's draining of
@@ -574,7 +574,7 @@ async def restart(world: World, db_path: Path) -> Timings:
         bot_pace=0.0,
         edits_per_second=EDITS_PER_SECOND,
         render_processes=RENDER_PROCESSES,
-        tune_gc=True,
+        tune_process=True,
         owner=env.bot.db.owner,
     )
     started: dict[str, float] = {}
@@ -656,7 +656,7 @@ async def scenario(n: int, tmp: Path) -> Timings:
     db_path = tmp / f"restart-{n}.db"
     db = await Database.open(str(db_path))
     setup_bot = create_bot(db, edit_interval=0.0, bot_pace=0.0, edits_per_second=0)
-    thresholds = gc.get_threshold()
+    thresholds, switch_interval = gc.get_threshold(), sys.getswitchinterval()
     try:
         async with simcord.run(setup_bot, settle_timeout=SETTLE_TIMEOUT) as env:
             guild = env.create_guild()
@@ -680,8 +680,9 @@ async def scenario(n: int, tmp: Path) -> Timings:
     finally:
         _budgeted = False
         await db.close()
-        gc.unfreeze()  # the restarted bot froze the heap and tuned the collector (tune_gc): undo both
+        gc.unfreeze()  # the restarted bot froze the heap and tuned the process (tune_process): undo it all
         gc.set_threshold(*thresholds)
+        sys.setswitchinterval(switch_interval)
         runner.use_processes(0)  # stop the restarted bot's render worker
     return timings
 

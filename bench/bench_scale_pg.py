@@ -48,9 +48,9 @@ closed the database, so the leases are free, as after a clean stop):
   ``Restorer._adopt`` builds it, then every engine rebuilt with ``TableSession.load`` under the table's lock, one
   after the other as ``Restorer._load_all`` does, but eagerly (the bot does it in the background, answering
   clicks meanwhile). "first action possible" is when the registered tables' first one (rebuilt first) could take
-  a move. Both processes restore at the same time, on the same two cores. Then ``tune_gc()``, as the bot does
+  a move. Both processes restore at the same time, on the same two cores. Then ``tune_process()``, as the bot does
   once ready.
-* memory per table: ``VmRSS`` after the restore (after ``tune_gc``'s collection) minus ``VmRSS`` after
+* memory per table: ``VmRSS`` after the restore (after ``tune_process``'s collection) minus ``VmRSS`` after
   ``Database.open`` and before ``list_active_tables``, divided by the process's tables.
 * actions: once both processes are restored (a barrier through the parent), each makes ``--rate`` actions a
   second for ``--seconds`` seconds, each on a table chosen at random among its own: at its arrival time a task
@@ -230,7 +230,7 @@ async def setup_child(url: str, shard: int, tables: int, concurrency: int) -> No
 
 
 async def bot_child(url: str, shard: int, rate: float, seconds: float, seed: int, limit: int) -> None:
-    from bot.tuning import tune_gc
+    from bot.tuning import tune_process
 
     rules()  # the game's modules imported and warm, as a bot's are before it restores
     t0 = time.perf_counter()
@@ -279,7 +279,7 @@ async def bot_child(url: str, shard: int, rate: float, seconds: float, seed: int
         if index % 8 == 7:
             await asyncio.sleep(0)
     t_all = time.perf_counter()
-    tune_gc()
+    tune_process()
     rss_after = rss_kib()
     emit(
         "restored",

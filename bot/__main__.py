@@ -65,7 +65,7 @@ def main() -> int:
         sync_commands=settings.sync_commands,
         dev_guild_id=settings.dev_guild_id,
         render_processes=settings.render_processes,
-        tune_gc=True,
+        tune_process=True,
         shards=shards,
         owner=owner,
     )

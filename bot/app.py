@@ -18,7 +18,7 @@ from bot.storage import Database, StorageUnavailable
 from bot.tables.budget import share
 from bot.tables.components import Router
 from bot.tables.manager import TableManager
-from bot.tuning import tune_gc
+from bot.tuning import tune_process
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ class FudabaBot(commands.Bot):
         edits_per_second: float = 40.0,
         render_processes: int = 0,
         owner: str | None = None,
-        tune_gc: bool = False,
+        tune_process: bool = False,
         sync_commands: bool = True,
         dev_guild_id: int | None = None,
         shards: Shards | None = None,
@@ -80,7 +80,7 @@ class FudabaBot(commands.Bot):
         self._bot_pace = bot_pace
         self._edits_per_second = edits_per_second
         self._render_processes = render_processes
-        self._tune_gc = tune_gc
+        self._tune_process = tune_process
         self._component_classes: list[type[discord.ui.DynamicItem[Any]]] = []
         self._sync_commands = sync_commands
         self._dev_guild_id = dev_guild_id
@@ -110,8 +110,8 @@ class FudabaBot(commands.Bot):
             runner.use_processes(self._render_processes)
         await runner.warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
-        if self._tune_gc:
-            tune_gc()
+        if self._tune_process:
+            tune_process()
         if self._sync_commands:
             await self.tree.sync()
             if self._dev_guild_id:
