@@ -3,8 +3,8 @@
 :class:`HistoryQueries` wraps a :class:`~bot.storage.Database` (its reads and transactions), so this feature's SQL
 lives here without growing the database class; each method is one read or one transaction, index-backed:
 
-* a member's settled deals, newest first, a page at a time by hand id (``seats_user`` finds the member's tables,
-  ``hand_history``'s ``(table_id, deal_no)`` key their deals), with the tables' seats and places;
+* a member's settled deals, newest first, a page at a time by hand id: one statement reading one range of the
+  member's own index of their deals (``deal_seats``, migration 0008), then the page's hands, places and seats;
 * what replaying one deal needs, read together so it agrees: the deal's start if kept (else the nearest earlier one,
   else the table's opening), and the log from there to the end of the deal (along the log's primary key: up to the
   next deal's shuffles, which the move ending this deal made);
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from bot.storage.models import HandRecord, LogEntry, Seat, Table
 from bot.storage.tables.base import _seat, _table
-from bot.storage.tx import All, Exec, Many, One, Row, Scalar
+from bot.storage.tx import All, Exec, Many, One, Row
 
 if TYPE_CHECKING:
     from bot.storage.core import Core
@@ -34,11 +34,26 @@ LOG_CHUNK = 500
 
 
 @dataclass(frozen=True)
+class DealLine:
+    """A settled deal as a history page lists it: a hand history row without its summary (a page never reads one;
+    a replay reads its deal's), with ``position`` the member's seat."""
+
+    id: int
+    table_id: int
+    guild_id: int
+    game: str
+    deal_no: int
+    deltas: tuple[int, ...]
+    created_at: float
+    position: int
+
+
+@dataclass(frozen=True)
 class DealEntry:
     """One settled deal in a member's history: the hand (``position`` is the member's seat), where it was played,
     and who sat (by position)."""
 
-    hand: HandRecord
+    hand: DealLine
     channel_id: int
     parent_id: int | None
     seats: tuple[Seat, ...]
@@ -85,6 +100,92 @@ def _hand(row: Row, position: int | None = None) -> HandRecord:
     )
 
 
+_SEAT_COLUMNS = (
+    "s.id AS seat_id, s.position AS seat_position, s.user_id AS seat_user, s.bot_name AS seat_bot,"
+    " s.display_name AS seat_name, s.stack AS seat_stack, s.buy_in AS seat_buy_in, s.away AS seat_away,"
+    " s.joined_at AS seat_joined"
+)
+
+
+def page_query(
+    guild_id: int, user_id: int, *, game: str | None, before: int | None, after: int | None, limit: int
+) -> tuple[str, tuple[object, ...]]:
+    """The statement of :meth:`HistoryQueries.member_deals` and its parameters (``limit`` + 1 deals are read, the
+    last telling whether more lie that way)."""
+    member = "d.guild_id = ? AND d.user_id = ?" + (" AND d.game = ?" if game is not None else "")
+    base: list[object] = [guild_id, user_id, *([game] if game is not None else [])]
+    older_first = after is not None
+    anchor: tuple[str, list[object]] = ("", [])
+    if before is not None:
+        anchor = (" AND d.hand_id < ?", [before])
+    if after is not None:
+        anchor = (anchor[0] + " AND d.hand_id > ?", [*anchor[1], after])
+    # The probe looks past the page's far end from the anchor: newer deals for a page read oldest first
+    # (``after``), older ones otherwise.
+    beyond = f"EXISTS (SELECT 1 FROM deal_seats d WHERE {member} AND d.hand_id " + (
+        "< (SELECT min(hand_id) FROM page))" if older_first else "> (SELECT max(hand_id) FROM page))"
+    )
+    sql = (
+        f"WITH page AS (SELECT d.hand_id, d.position FROM deal_seats d WHERE {member}{anchor[0]}"
+        f" ORDER BY d.hand_id {'ASC' if older_first else 'DESC'} LIMIT ?),"
+        " hands AS (SELECT p.hand_id, p.position AS mine, h.table_id, h.deal_no, h.game, h.created_at, h.deltas,"
+        f" t.channel_id, t.parent_id, {beyond} AS beyond"
+        " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id)"
+        f" SELECT hands.*, {_SEAT_COLUMNS} FROM hands JOIN deal_seats m ON m.hand_id = hands.hand_id"
+        " JOIN seats s ON s.id = m.seat_id"
+        f" UNION ALL SELECT hands.*, {_SEAT_COLUMNS} FROM hands JOIN seats s ON s.table_id = hands.table_id"
+        " AND s.left_at IS NULL AND s.user_id IS NULL"
+    )
+    return sql, (*base, *anchor[1], limit + 1, *base)
+
+
+def _page(guild_id: int, rows: Sequence[Row], limit: int, *, older_first: bool) -> DealsPage:
+    """A page from :meth:`HistoryQueries.member_deals`'s rows: one per seat of each deal (up to ``limit`` + 1 deals,
+    the last telling that more lie that way)."""
+    hands: dict[int, Row] = {}
+    seats: dict[int, dict[int, Seat]] = {}
+    for row in rows:
+        hand_id = row["hand_id"]
+        hands.setdefault(hand_id, row)
+        seats.setdefault(hand_id, {})[row["seat_position"]] = Seat(
+            id=row["seat_id"],
+            table_id=row["table_id"],
+            position=row["seat_position"],
+            user_id=row["seat_user"],
+            bot_name=row["seat_bot"],
+            stack=row["seat_stack"],
+            buy_in=row["seat_buy_in"],
+            away=bool(row["seat_away"]),
+            joined_at=row["seat_joined"],
+            display_name=row["seat_name"],
+        )
+    ordered = sorted(hands, reverse=True)  # newest first
+    if older_first:
+        more, shown = len(ordered) > limit, ordered[-limit:]
+    else:
+        more, shown = len(ordered) > limit, ordered[:limit]
+    if not shown:
+        return DealsPage((), False, False)
+    beyond = bool(hands[shown[0]]["beyond"])
+    entries = []
+    for hand_id in shown:
+        row = hands[hand_id]
+        line = DealLine(
+            id=hand_id,
+            table_id=row["table_id"],
+            guild_id=guild_id,
+            game=row["game"],
+            deal_no=row["deal_no"],
+            deltas=tuple(json.loads(row["deltas"])),
+            created_at=row["created_at"],
+            position=row["mine"],
+        )
+        at = seats[hand_id]
+        entries.append(DealEntry(line, row["channel_id"], row["parent_id"], tuple(at[p] for p in sorted(at))))
+    newer, older = (more, beyond) if older_first else (beyond, more)
+    return DealsPage(tuple(entries), newer, older)
+
+
 def _entries(rows: Sequence[Row]) -> tuple[LogEntry, ...]:
     return tuple(LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows)
 
@@ -121,68 +222,17 @@ class HistoryQueries:
         limit: int = 10,
     ) -> DealsPage:
         """A page of the member's settled deals in the guild, newest first: the newest (neither ``before`` nor
-        ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``."""
+        ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``.
+
+        One statement: the page is one range of the member's ``deal_seats`` index (with the game), read from its
+        anchor, then only that page's hands, tables and seats by their keys, and whether deals lie beyond the page
+        on its other side (one index probe). Its cost is one page's, however many deals the member or the server
+        has played. Who sat is read from the deal's own member seats (so a member who has left the table since is
+        still named) and the table's bot seats."""
         limit = max(1, min(limit, PAGE_LIMIT))
-        # ``+h.guild_id``: the member's tables (``seats_user``) lead, then each table's deals by its key; SQLite would
-        # otherwise walk every deal of the guild (``hand_history_guild``) checking each for the member.
-        where = ["s.user_id = ?", "s.left_at IS NULL", "+h.guild_id = ?"]
-        params: list[object] = [user_id, guild_id]
-        if game is not None:
-            where.append("h.game = ?")
-            params.append(game)
-        if before is not None:
-            where.append("h.id < ?")
-            params.append(before)
-        if after is not None:
-            where.append("h.id > ?")
-            params.append(after)
-        order = "ASC" if after is not None else "DESC"
-        sql = (
-            "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
-            f" WHERE {' AND '.join(where)} ORDER BY h.id {order} LIMIT ?"
-        )
-        base = [user_id, guild_id, *([game] if game is not None else [])]
-        exists = (
-            "SELECT 1 FROM seats s JOIN hand_history h ON h.table_id = s.table_id WHERE s.user_id = ?"
-            " AND s.left_at IS NULL AND +h.guild_id = ?" + (" AND h.game = ?" if game is not None else "")
-        )
-
-        async def read() -> DealsPage:
-            rows = list(await All(sql, (*params, limit + 1)))
-            more = len(rows) > limit
-            rows = rows[:limit]
-            if after is not None:
-                rows.reverse()
-            if not rows:
-                return DealsPage((), False, False)
-            newest, oldest = rows[0]["id"], rows[-1]["id"]
-            newer = more if after is not None else bool(await Scalar(exists + " AND h.id > ? LIMIT 1", (*base, newest)))
-            older = more if after is None else bool(await Scalar(exists + " AND h.id < ? LIMIT 1", (*base, oldest)))
-            tables = sorted({r["table_id"] for r in rows})
-            places = await All(
-                f"SELECT id, channel_id, parent_id FROM tables WHERE id IN ({_marks(len(tables))})", tables
-            )
-            seat_rows = await All(
-                f"SELECT * FROM seats WHERE table_id IN ({_marks(len(tables))}) AND left_at IS NULL"
-                " ORDER BY table_id, position",
-                tables,
-            )
-            where_is = {p["id"]: (p["channel_id"], p["parent_id"]) for p in places}
-            seats: dict[int, list[Seat]] = {}
-            for s in seat_rows:
-                seats.setdefault(s["table_id"], []).append(_seat(s))
-            entries = tuple(
-                DealEntry(
-                    _hand(r, r["seat_position"]),
-                    where_is[r["table_id"]][0],
-                    where_is[r["table_id"]][1],
-                    tuple(seats.get(r["table_id"], ())),
-                )
-                for r in rows
-            )
-            return DealsPage(entries, newer, older)
-
-        return await self.db._read(read)
+        sql, params = page_query(guild_id, user_id, game=game, before=before, after=after, limit=limit)
+        rows = await self.db._read(lambda: All(sql, params))
+        return _page(guild_id, rows, limit, older_first=after is not None)
 
     # ------------------------------------------------------------------ replays
 
