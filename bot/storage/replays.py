@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.storage.models import HandRecord, LogEntry, Seat, Table
 from bot.storage.tables.base import _seat, _table
@@ -101,89 +101,76 @@ def _hand(row: Row, position: int | None = None) -> HandRecord:
 
 
 _SEAT_COLUMNS = (
-    "s.id AS seat_id, s.position AS seat_position, s.user_id AS seat_user, s.bot_name AS seat_bot,"
-    " s.display_name AS seat_name, s.stack AS seat_stack, s.buy_in AS seat_buy_in, s.away AS seat_away,"
-    " s.joined_at AS seat_joined"
+    "s.id, s.table_id, s.position, s.user_id, s.bot_name, s.display_name, s.joined_at, s.stack, s.buy_in, s.away"
 )
+"""A seat row of the page's statement, after its kind and key. Each column has the type of the deal row's column in
+its place, as PostgreSQL's UNION wants."""
 
 
 def page_query(
     guild_id: int, user_id: int, *, game: str | None, before: int | None, after: int | None, limit: int
 ) -> tuple[str, tuple[object, ...]]:
-    """The statement of :meth:`HistoryQueries.member_deals` and its parameters (``limit`` + 1 deals are read, the
-    last telling whether more lie that way)."""
+    """The statement of :meth:`HistoryQueries.member_deals` and its parameters. It gives three kinds of rows, told
+    by their first column: 0, a deal of the page (hand id, the member's position, table, deal number, channel, game,
+    deltas, time, thread parent, whether the member has newer deals, and older ones); 1, a member seat of a deal (its
+    hand id, then :data:`_SEAT_COLUMNS`); 2, a bot seat of a table of the page (its table id, then the same)."""
     member = "d.guild_id = ? AND d.user_id = ?" + (" AND d.game = ?" if game is not None else "")
     base: list[object] = [guild_id, user_id, *([game] if game is not None else [])]
-    older_first = after is not None
     anchor: tuple[str, list[object]] = ("", [])
     if before is not None:
         anchor = (" AND d.hand_id < ?", [before])
     if after is not None:
         anchor = (anchor[0] + " AND d.hand_id > ?", [*anchor[1], after])
-    # The probe looks past the page's far end from the anchor: newer deals for a page read oldest first
-    # (``after``), older ones otherwise.
-    beyond = f"EXISTS (SELECT 1 FROM deal_seats d WHERE {member} AND d.hand_id " + (
-        "< (SELECT min(hand_id) FROM page))" if older_first else "> (SELECT max(hand_id) FROM page))"
-    )
+
+    def beyond(side: str, end: str) -> str:
+        """Whether the member has a deal past the page's end on one side: one probe of the same index."""
+        past = f"d.hand_id {side} (SELECT {end}(hand_id) FROM page)"
+        return f"CASE WHEN EXISTS (SELECT 1 FROM deal_seats d WHERE {member} AND {past}) THEN 1 ELSE 0 END"
+
+    # The limit is written into the statement, not passed: PostgreSQL then knows how few rows the page reads when it
+    # plans the statement once for every call (a generic plan), instead of planning it again at each call.
     sql = (
         f"WITH page AS (SELECT d.hand_id, d.position FROM deal_seats d WHERE {member}{anchor[0]}"
-        f" ORDER BY d.hand_id {'ASC' if older_first else 'DESC'} LIMIT ?),"
-        " hands AS (SELECT p.hand_id, p.position AS mine, h.table_id, h.deal_no, h.game, h.created_at, h.deltas,"
-        f" t.channel_id, t.parent_id, {beyond} AS beyond"
+        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit)}),"
+        " hands AS (SELECT p.hand_id, p.position, h.table_id, h.deal_no, t.channel_id, h.game, h.deltas,"
+        f" h.created_at, t.parent_id, {beyond('>', 'max')} AS newer, {beyond('<', 'min')} AS older"
         " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id)"
-        f" SELECT hands.*, {_SEAT_COLUMNS} FROM hands JOIN deal_seats m ON m.hand_id = hands.hand_id"
+        " SELECT 0 AS kind, hands.* FROM hands"
+        f" UNION ALL SELECT 1, m.hand_id, {_SEAT_COLUMNS} FROM hands JOIN deal_seats m ON m.hand_id = hands.hand_id"
         " JOIN seats s ON s.id = m.seat_id"
-        f" UNION ALL SELECT hands.*, {_SEAT_COLUMNS} FROM hands JOIN seats s ON s.table_id = hands.table_id"
-        " AND s.left_at IS NULL AND s.user_id IS NULL"
+        f" UNION ALL SELECT 2, s.table_id, {_SEAT_COLUMNS} FROM (SELECT DISTINCT table_id FROM hands) x"
+        " JOIN seats s ON s.table_id = x.table_id AND s.left_at IS NULL AND s.user_id IS NULL"
     )
-    return sql, (*base, *anchor[1], limit + 1, *base)
+    return sql, (*base, *anchor[1], *base, *base)
 
 
-def _page(guild_id: int, rows: Sequence[Row], limit: int, *, older_first: bool) -> DealsPage:
-    """A page from :meth:`HistoryQueries.member_deals`'s rows: one per seat of each deal (up to ``limit`` + 1 deals,
-    the last telling that more lie that way)."""
-    hands: dict[int, Row] = {}
-    seats: dict[int, dict[int, Seat]] = {}
-    for row in rows:
-        hand_id = row["hand_id"]
-        hands.setdefault(hand_id, row)
-        seats.setdefault(hand_id, {})[row["seat_position"]] = Seat(
-            id=row["seat_id"],
-            table_id=row["table_id"],
-            position=row["seat_position"],
-            user_id=row["seat_user"],
-            bot_name=row["seat_bot"],
-            stack=row["seat_stack"],
-            buy_in=row["seat_buy_in"],
-            away=bool(row["seat_away"]),
-            joined_at=row["seat_joined"],
-            display_name=row["seat_name"],
-        )
-    ordered = sorted(hands, reverse=True)  # newest first
-    if older_first:
-        more, shown = len(ordered) > limit, ordered[-limit:]
-    else:
-        more, shown = len(ordered) > limit, ordered[:limit]
-    if not shown:
+def _by_position(seat: Seat) -> int:
+    return seat.position
+
+
+def _page(guild_id: int, rows: Sequence[Row]) -> DealsPage:
+    """A page from the rows of :func:`page_query` (read by position: a page is built on every press of ◀ ▶)."""
+    hands: dict[int, tuple[Any, ...]] = {}
+    members: dict[int, list[int]] = {}
+    bots: dict[int, list[int]] = {}
+    seats: dict[int, Seat] = {}
+    for kind, key, *rest in rows:
+        if kind == 0:
+            hands[key] = tuple(rest)
+            continue
+        seat_id, table, position, user, bot, name, joined, stack, buy_in, away = rest
+        if seat_id not in seats:
+            seats[seat_id] = Seat(seat_id, table, position, user, bot, stack, buy_in, bool(away), joined, name)
+        (bots if kind == 2 else members).setdefault(key, []).append(seat_id)
+    if not hands:
         return DealsPage((), False, False)
-    beyond = bool(hands[shown[0]]["beyond"])
     entries = []
-    for hand_id in shown:
-        row = hands[hand_id]
-        line = DealLine(
-            id=hand_id,
-            table_id=row["table_id"],
-            guild_id=guild_id,
-            game=row["game"],
-            deal_no=row["deal_no"],
-            deltas=tuple(json.loads(row["deltas"])),
-            created_at=row["created_at"],
-            position=row["mine"],
-        )
-        at = seats[hand_id]
-        entries.append(DealEntry(line, row["channel_id"], row["parent_id"], tuple(at[p] for p in sorted(at))))
-    newer, older = (more, beyond) if older_first else (beyond, more)
-    return DealsPage(tuple(entries), newer, older)
+    for hand_id in sorted(hands, reverse=True):  # newest first
+        position, table_id, deal_no, channel_id, game, deltas, created_at, parent_id, newer, older = hands[hand_id]
+        line = DealLine(hand_id, table_id, guild_id, game, deal_no, tuple(json.loads(deltas)), created_at, position)
+        sat = sorted((seats[s] for s in (*members.get(hand_id, ()), *bots.get(table_id, ()))), key=_by_position)
+        entries.append(DealEntry(line, channel_id, parent_id, tuple(sat)))
+    return DealsPage(tuple(entries), bool(newer), bool(older))
 
 
 def _entries(rows: Sequence[Row]) -> tuple[LogEntry, ...]:
@@ -224,15 +211,15 @@ class HistoryQueries:
         """A page of the member's settled deals in the guild, newest first: the newest (neither ``before`` nor
         ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``.
 
-        One statement: the page is one range of the member's ``deal_seats`` index (with the game), read from its
-        anchor, then only that page's hands, tables and seats by their keys, and whether deals lie beyond the page
-        on its other side (one index probe). Its cost is one page's, however many deals the member or the server
-        has played. Who sat is read from the deal's own member seats (so a member who has left the table since is
-        still named) and the table's bot seats."""
+        One statement (:func:`page_query`): the page is one range of the member's ``deal_seats`` index (with the
+        game), read from its anchor, then only that page's hands, tables and seats by their keys, and whether the
+        member has deals past either end of it (one index probe each). Its cost is one page's, however many deals
+        the member or the server has played. Who sat is read from the deal's own member seats (so a member who has
+        left the table since is still named) and the table's bot seats."""
         limit = max(1, min(limit, PAGE_LIMIT))
         sql, params = page_query(guild_id, user_id, game=game, before=before, after=after, limit=limit)
         rows = await self.db._read(lambda: All(sql, params))
-        return _page(guild_id, rows, limit, older_first=after is not None)
+        return _page(guild_id, rows)
 
     # ------------------------------------------------------------------ replays
 
