@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.storage.models import HandRecord, LogEntry, Seat, Table
 from bot.storage.tables.base import _seat, _table
@@ -33,10 +33,10 @@ LOG_CHUNK = 500
 """Log rows read at a time while looking for the end of a deal."""
 
 
-@dataclass(frozen=True)
-class DealLine:
+class DealLine(NamedTuple):
     """A settled deal as a history page lists it: a hand history row without its summary (a page never reads one;
-    a replay reads its deal's), with ``position`` the member's seat."""
+    a replay reads its deal's), with ``position`` the member's seat. (Plain tuples: a page builds ten at each
+    press of ◀ ▶.)"""
 
     id: int
     table_id: int
@@ -48,8 +48,7 @@ class DealLine:
     position: int
 
 
-@dataclass(frozen=True)
-class DealEntry:
+class DealEntry(NamedTuple):
     """One settled deal in a member's history: the hand (``position`` is the member's seat), where it was played,
     and who sat (by position)."""
 
