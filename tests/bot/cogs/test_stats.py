@@ -401,3 +401,28 @@ async def test_sharing_ones_own_figures(world: Any) -> None:
     assert forged.ephemeral and "only works on your own private" in forged.response.content
     garbage = await forge_click(world, world.alice, "fdb:stats:x")
     assert garbage.ephemeral and "not one of the statistics'" in garbage.response.content
+
+
+async def test_figures_of_deals_settled_before_they_were_kept_are_derived_after_a_restart(
+    world: Any, database: Any, clock: Any
+) -> None:
+    from bot.storage.stats import StatsQueries
+    from tests.bot.conftest import make_bot
+
+    await play_any_game(world, "ofc", random.Random("stats:older"), members=(world.alice, world.bob), bots=1)
+    whole = await figures(world.alice, world)
+    # The deals as migration 0008 leaves the deals settled before it: base facts only, waiting for the data step.
+    hands = [h["hand_id"] for h in await database._all("SELECT DISTINCT hand_id FROM deal_facts")]
+    async with database._write():
+        await database._exec("DELETE FROM deal_facts WHERE fact NOT IN ('deals', 'won', 'lost')")
+        await database._exec("UPDATE deal_facts SET value = 0 WHERE fact = 'deals'")
+        for hand in hands:
+            await database._exec("INSERT INTO deal_facts_pending (hand_id) VALUES (?)", (hand,))
+    waiting = await figures(world.alice, world)
+    assert waiting["overall"] == whole["overall"], "deals, wins and net never wait"
+    assert f"count 0 of these {len(hands)} deals" in waiting["Open-Face Chinese Poker"]
+    # At start the bot derives them from the stored summaries, in the background.
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.env.settle()
+    assert await StatsQueries(database).pending() == 0
+    assert await figures(world.alice, world) == whole
