@@ -9,6 +9,7 @@ from bot.cogs.learn import LearnCog
 from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
+from bot.cogs.stats import StatsCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog]
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

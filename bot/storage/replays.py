@@ -3,8 +3,8 @@
 :class:`HistoryQueries` wraps a :class:`~bot.storage.Database` (its reads and transactions), so this feature's SQL
 lives here without growing the database class; each method is one read or one transaction, index-backed:
 
-* a member's settled deals, newest first, a page at a time by hand id (``seats_user`` finds the member's tables,
-  ``hand_history``'s ``(table_id, deal_no)`` key their deals), with the tables' seats and places;
+* a member's settled deals, newest first, a page at a time by hand id: one statement reading one range of the
+  member's own index of their deals (``deal_seats``, migration 0008), then the page's hands, places and seats;
 * what replaying one deal needs, read together so it agrees: the deal's start if kept (else the nearest earlier one,
   else the table's opening), and the log from there to the end of the deal (along the log's primary key: up to the
   next deal's shuffles, which the move ending this deal made);
@@ -19,11 +19,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.storage.models import HandRecord, LogEntry, Seat, Table
 from bot.storage.tables.base import _seat, _table
-from bot.storage.tx import All, Many, One, Row, Scalar
+from bot.storage.tx import All, Many, One, Row
 
 if TYPE_CHECKING:
     from bot.storage.core import Core
@@ -33,12 +33,26 @@ LOG_CHUNK = 500
 """Log rows read at a time while looking for the end of a deal."""
 
 
-@dataclass(frozen=True)
-class DealEntry:
+class DealLine(NamedTuple):
+    """A settled deal as a history page lists it: a hand history row without its summary (a page never reads one;
+    a replay reads its deal's), with ``position`` the member's seat. (Plain tuples: a page builds ten at each
+    press of ◀ ▶.)"""
+
+    id: int
+    table_id: int
+    guild_id: int
+    game: str
+    deal_no: int
+    deltas: tuple[int, ...]
+    created_at: float
+    position: int
+
+
+class DealEntry(NamedTuple):
     """One settled deal in a member's history: the hand (``position`` is the member's seat), where it was played,
     and who sat (by position)."""
 
-    hand: HandRecord
+    hand: DealLine
     channel_id: int
     parent_id: int | None
     seats: tuple[Seat, ...]
@@ -85,6 +99,79 @@ def _hand(row: Row, position: int | None = None) -> HandRecord:
     )
 
 
+_SEAT_COLUMNS = (
+    "s.id, s.table_id, s.position, s.user_id, s.bot_name, s.display_name, s.joined_at, s.stack, s.buy_in, s.away"
+)
+"""A seat row of the page's statement, after its kind and key. Each column has the type of the deal row's column in
+its place, as PostgreSQL's UNION wants."""
+
+
+def page_query(
+    guild_id: int, user_id: int, *, game: str | None, before: int | None, after: int | None, limit: int
+) -> tuple[str, tuple[object, ...]]:
+    """The statement of :meth:`HistoryQueries.member_deals` and its parameters. It gives three kinds of rows, told
+    by their first column: 0, a deal of the page (hand id, the member's position, table, deal number, channel, game,
+    deltas, time, thread parent, whether the member has newer deals, and older ones); 1, a member seat of a deal (its
+    hand id, then :data:`_SEAT_COLUMNS`); 2, a bot seat of a table of the page (its table id, then the same)."""
+    member = "d.guild_id = ? AND d.user_id = ?" + (" AND d.game = ?" if game is not None else "")
+    base: list[object] = [guild_id, user_id, *([game] if game is not None else [])]
+    anchor: tuple[str, list[object]] = ("", [])
+    if before is not None:
+        anchor = (" AND d.hand_id < ?", [before])
+    if after is not None:
+        anchor = (anchor[0] + " AND d.hand_id > ?", [*anchor[1], after])
+
+    def beyond(side: str, end: str) -> str:
+        """Whether the member has a deal past the page's end on one side: one probe of the same index."""
+        past = f"d.hand_id {side} (SELECT {end}(hand_id) FROM page)"
+        return f"CASE WHEN EXISTS (SELECT 1 FROM deal_seats d WHERE {member} AND {past}) THEN 1 ELSE 0 END"
+
+    # The limit is written into the statement, not passed: PostgreSQL then knows how few rows the page reads when it
+    # plans the statement once for every call (a generic plan), instead of planning it again at each call.
+    sql = (
+        f"WITH page AS (SELECT d.hand_id, d.position FROM deal_seats d WHERE {member}{anchor[0]}"
+        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit)}),"
+        " hands AS (SELECT p.hand_id, p.position, h.table_id, h.deal_no, t.channel_id, h.game, h.deltas,"
+        f" h.created_at, t.parent_id, {beyond('>', 'max')} AS newer, {beyond('<', 'min')} AS older"
+        " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id)"
+        " SELECT 0 AS kind, hands.* FROM hands"
+        f" UNION ALL SELECT 1, m.hand_id, {_SEAT_COLUMNS} FROM hands JOIN deal_seats m ON m.hand_id = hands.hand_id"
+        " JOIN seats s ON s.id = m.seat_id"
+        f" UNION ALL SELECT 2, s.table_id, {_SEAT_COLUMNS} FROM (SELECT DISTINCT table_id FROM hands) x"
+        " JOIN seats s ON s.table_id = x.table_id AND s.left_at IS NULL AND s.user_id IS NULL"
+    )
+    return sql, (*base, *anchor[1], *base, *base)
+
+
+def _by_position(seat: Seat) -> int:
+    return seat.position
+
+
+def _page(guild_id: int, rows: Sequence[Row]) -> DealsPage:
+    """A page from the rows of :func:`page_query` (read by position: a page is built on every press of ◀ ▶)."""
+    hands: dict[int, tuple[Any, ...]] = {}
+    members: dict[int, list[int]] = {}
+    bots: dict[int, list[int]] = {}
+    seats: dict[int, Seat] = {}
+    for kind, key, *rest in rows:
+        if kind == 0:
+            hands[key] = tuple(rest)
+            continue
+        seat_id, table, position, user, bot, name, joined, stack, buy_in, away = rest
+        if seat_id not in seats:
+            seats[seat_id] = Seat(seat_id, table, position, user, bot, stack, buy_in, bool(away), joined, name)
+        (bots if kind == 2 else members).setdefault(key, []).append(seat_id)
+    if not hands:
+        return DealsPage((), False, False)
+    entries = []
+    for hand_id in sorted(hands, reverse=True):  # newest first
+        position, table_id, deal_no, channel_id, game, deltas, created_at, parent_id, newer, older = hands[hand_id]
+        line = DealLine(hand_id, table_id, guild_id, game, deal_no, tuple(json.loads(deltas)), created_at, position)
+        sat = sorted((seats[s] for s in (*members.get(hand_id, ()), *bots.get(table_id, ()))), key=_by_position)
+        entries.append(DealEntry(line, channel_id, parent_id, tuple(sat)))
+    return DealsPage(tuple(entries), bool(newer), bool(older))
+
+
 def _entries(rows: Sequence[Row]) -> tuple[LogEntry, ...]:
     return tuple(LogEntry(r["seq"], r["kind"], r["body"], r["seat"], r["deal"]) for r in rows)
 
@@ -110,68 +197,17 @@ class HistoryQueries:
         limit: int = 10,
     ) -> DealsPage:
         """A page of the member's settled deals in the guild, newest first: the newest (neither ``before`` nor
-        ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``."""
+        ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``.
+
+        One statement (:func:`page_query`): the page is one range of the member's ``deal_seats`` index (with the
+        game), read from its anchor, then only that page's hands, tables and seats by their keys, and whether the
+        member has deals past either end of it (one index probe each). Its cost is one page's, however many deals
+        the member or the server has played. Who sat is read from the deal's own member seats (so a member who has
+        left the table since is still named) and the table's bot seats."""
         limit = max(1, min(limit, PAGE_LIMIT))
-        # ``+h.guild_id``: the member's tables (``seats_user``) lead, then each table's deals by its key; SQLite would
-        # otherwise walk every deal of the guild (``hand_history_guild``) checking each for the member.
-        where = ["s.user_id = ?", "s.left_at IS NULL", "+h.guild_id = ?"]
-        params: list[object] = [user_id, guild_id]
-        if game is not None:
-            where.append("h.game = ?")
-            params.append(game)
-        if before is not None:
-            where.append("h.id < ?")
-            params.append(before)
-        if after is not None:
-            where.append("h.id > ?")
-            params.append(after)
-        order = "ASC" if after is not None else "DESC"
-        sql = (
-            "SELECT h.*, s.position AS seat_position FROM seats s JOIN hand_history h ON h.table_id = s.table_id"
-            f" WHERE {' AND '.join(where)} ORDER BY h.id {order} LIMIT ?"
-        )
-        base = [user_id, guild_id, *([game] if game is not None else [])]
-        exists = (
-            "SELECT 1 FROM seats s JOIN hand_history h ON h.table_id = s.table_id WHERE s.user_id = ?"
-            " AND s.left_at IS NULL AND +h.guild_id = ?" + (" AND h.game = ?" if game is not None else "")
-        )
-
-        async def read() -> DealsPage:
-            rows = list(await All(sql, (*params, limit + 1)))
-            more = len(rows) > limit
-            rows = rows[:limit]
-            if after is not None:
-                rows.reverse()
-            if not rows:
-                return DealsPage((), False, False)
-            newest, oldest = rows[0]["id"], rows[-1]["id"]
-            newer = more if after is not None else bool(await Scalar(exists + " AND h.id > ? LIMIT 1", (*base, newest)))
-            older = more if after is None else bool(await Scalar(exists + " AND h.id < ? LIMIT 1", (*base, oldest)))
-            tables = sorted({r["table_id"] for r in rows})
-            places = await All(
-                f"SELECT id, channel_id, parent_id FROM tables WHERE id IN ({_marks(len(tables))})", tables
-            )
-            seat_rows = await All(
-                f"SELECT * FROM seats WHERE table_id IN ({_marks(len(tables))}) AND left_at IS NULL"
-                " ORDER BY table_id, position",
-                tables,
-            )
-            where_is = {p["id"]: (p["channel_id"], p["parent_id"]) for p in places}
-            seats: dict[int, list[Seat]] = {}
-            for s in seat_rows:
-                seats.setdefault(s["table_id"], []).append(_seat(s))
-            entries = tuple(
-                DealEntry(
-                    _hand(r, r["seat_position"]),
-                    where_is[r["table_id"]][0],
-                    where_is[r["table_id"]][1],
-                    tuple(seats.get(r["table_id"], ())),
-                )
-                for r in rows
-            )
-            return DealsPage(entries, newer, older)
-
-        return await self.db._read(read)
+        sql, params = page_query(guild_id, user_id, game=game, before=before, after=after, limit=limit)
+        rows = await self.db._read(lambda: All(sql, params))
+        return _page(guild_id, rows)
 
     # ------------------------------------------------------------------ replays
 

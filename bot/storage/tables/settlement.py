@@ -1,5 +1,6 @@
-"""Settling a finished deal: stacks (and the table's pot), the ledger, the hand history row and the players' stats,
-in one transaction (:meth:`SettlementOps.settle_deal`, and inside :meth:`~bot.storage.tables.log.LogOps.append_step`)."""
+"""Settling a finished deal: stacks (and the table's pot), the ledger, the hand history row, the members' seats of the
+deal and their statistics (``deal_seats``, ``deal_facts``: :mod:`bot.storage.stats`) and the players' counters, in one
+transaction (:meth:`SettlementOps.settle_deal`, and inside :meth:`~bot.storage.tables.log.LogOps.append_step`)."""
 
 # A statement request built but never awaited runs nothing: have mypy say so.
 # mypy: enable-error-code="unused-awaitable"
@@ -12,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from bot.storage.core import Leg
 from bot.storage.errors import IntegrityError, InvalidState, InvalidValue
 from bot.storage.models import JsonValue, Settlement, Table, dump_outcome, load_outcome
+from bot.storage.stats import record_deal
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Insert, Many
 
@@ -27,7 +29,8 @@ class SettlementOps(TableBase):
         key: str | None = None,
         pot: int = 0,
     ) -> Settlement:
-        """Apply one finished deal in a single transaction: stacks, ledger, hand history and player stats.
+        """Apply one finished deal in a single transaction: stacks, ledger, hand history, the members' seats of the deal
+        and their statistics, and the player counters.
 
         ``deltas`` are chips (points × stake) by seat position and ``pot`` the chips the deal put into the
         table's pot (negative: paid out of it); ``sum(deltas) + pot`` must be zero. A settlement that would drive
@@ -113,6 +116,7 @@ class SettlementOps(TableBase):
                 table_id=table_id,
                 deal_no=deal_no,
             ) from exc
+        await record_deal(hand_id, table.guild_id, table.game, deal_no, seats, deltas, summary, practice=table.practice)
         if not table.practice:
             stats = [
                 (table.guild_id, seat.user_id, table.game, delta, now)

@@ -118,3 +118,22 @@ async def test_the_log_is_read_to_the_end_of_the_deal_across_chunks(db: Database
             source = await HistoryQueries(db).replay_source(table, deal)
             assert source is not None and [e.seq for e in source.rows] == seqs, (size, deal)
     assert whole[1] == [1, 2, 3, 4] and whole[2] == [1, 2, 3, 4, 5, 6, 7]
+
+
+async def test_a_member_who_left_a_table_still_finds_its_deals(db: Database) -> None:
+    """A seat that leaves its table after playing (and a member who takes its place) changes nobody's history: each
+    deal lists who sat in it, from the deal's own member seats."""
+    queries = HistoryQueries(db)
+    table = await played(db, GUILD, CHANNEL, (1, 2), 3, "oicho")
+    async with db._write() as now:
+        await db._exec("UPDATE seats SET left_at = ? WHERE table_id = ? AND user_id = 2", (now, table))
+        await db._exec(
+            "INSERT INTO seats (table_id, position, user_id, stack, buy_in, joined_at, display_name)"
+            " VALUES (?, 1, 5, 0, 0, ?, 'newcomer')",
+            (table, now),
+        )
+    page = await queries.member_deals(GUILD, 2)
+    assert [(e.hand.deal_no, e.hand.position) for e in page.entries] == [(3, 1), (2, 1), (1, 1)]
+    assert all([s.user_id for s in e.seats] == [1, 2] for e in page.entries)
+    assert [[s.user_id for s in e.seats] for e in (await queries.member_deals(GUILD, 1)).entries] == [[1, 2]] * 3
+    assert (await queries.member_deals(GUILD, 5)).entries == (), "the newcomer played none of them"

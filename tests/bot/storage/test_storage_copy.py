@@ -149,6 +149,9 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "table_log",
         "table_panels",
         "deal_starts",
+        "deal_seats",
+        "deal_facts",
+        "deal_facts_pending",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:

@@ -1,0 +1,62 @@
+-- A member's settled deals and statistics, read through indexes of their own (/history, /stats).
+--
+-- `deal_seats`: one row per member seat of each settled deal (bots have none), written by the settling
+-- transaction. `deal_seats_member` (and `_game`, for one game) make "the member's deals in a guild, newest first, a
+-- page after hand X" one index range read, whatever the number of deals the member or the guild has played; a row
+-- outlives the seat leaving its table. `seat_id` is the seat as it was (its name), `delta` the member's chips for
+-- the deal, `practice` whether no chips moved (a practice deal is in /history, never in /stats).
+CREATE TABLE deal_seats (
+    hand_id  INTEGER NOT NULL REFERENCES hand_history (id),
+    position INTEGER NOT NULL CHECK (position >= 0),
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    game     TEXT    NOT NULL,
+    seat_id  INTEGER NOT NULL REFERENCES seats (id),
+    delta    INTEGER NOT NULL,
+    practice INTEGER NOT NULL CHECK (practice IN (0, 1)),
+    PRIMARY KEY (hand_id, position)
+) WITHOUT ROWID;
+CREATE INDEX deal_seats_member ON deal_seats (guild_id, user_id, hand_id);
+CREATE INDEX deal_seats_member_game ON deal_seats (guild_id, user_id, game, hand_id);
+
+-- `deal_facts`: what each chip deal gave each member's statistics, one row per non-zero fact. Three facts are every
+-- deal's: `deals` (value 1 when the game's own facts of the deal are stored too, 0 when they could not be known),
+-- `won` (the chips of a deal the member won) and `lost` (of one they lost, negative). The others are the game's
+-- own (games/<game>/stats.py: `foul`, `royalties`, `bank`, `hand_kabu` …, counts or amounts). `/stats` is one
+-- aggregate over `deal_facts_member`, which holds every column it reads: per game and fact, COUNT(*) is how many
+-- deals gave it and SUM(value) its total. The rows stay if a deal's hand details are ever dropped (no foreign key).
+CREATE TABLE deal_facts (
+    hand_id  INTEGER NOT NULL,
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    game     TEXT    NOT NULL,
+    fact     TEXT    NOT NULL,
+    value    INTEGER NOT NULL,
+    PRIMARY KEY (hand_id, user_id, fact)
+) WITHOUT ROWID;
+CREATE INDEX deal_facts_member ON deal_facts (guild_id, user_id, game, fact, value);
+
+-- Deals settled before this migration whose game facts are still to be derived from their stored summaries, by a
+-- data step the bot runs in the background (bot/storage/stats.py, `backfill`): it takes the rows a chunk at a time
+-- and sets their `deals` facts to 1. Until then /stats says how many deals its game figures leave out.
+CREATE TABLE deal_facts_pending (
+    hand_id INTEGER NOT NULL PRIMARY KEY REFERENCES hand_history (id)
+);
+
+-- The deals already settled: their member seats as the seats are now (a seat never leaves a table once it plays,
+-- so every seat not left is one of its deals'), their chips by position from the hand history.
+INSERT INTO deal_seats (hand_id, position, guild_id, user_id, game, seat_id, delta, practice)
+    SELECT h.id, s.position, h.guild_id, s.user_id, h.game, s.id, json_extract(h.deltas, '$[' || s.position || ']'),
+           t.practice
+    FROM hand_history h
+    JOIN tables t ON t.id = h.table_id
+    JOIN seats s ON s.table_id = h.table_id AND s.left_at IS NULL AND s.user_id IS NOT NULL
+    WHERE s.position < json_array_length(h.deltas);
+INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
+    SELECT hand_id, guild_id, user_id, game, 'deals', 0 FROM deal_seats WHERE practice = 0;
+INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
+    SELECT hand_id, guild_id, user_id, game, 'won', delta FROM deal_seats WHERE practice = 0 AND delta > 0;
+INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
+    SELECT hand_id, guild_id, user_id, game, 'lost', delta FROM deal_seats WHERE practice = 0 AND delta < 0;
+INSERT INTO deal_facts_pending (hand_id)
+    SELECT DISTINCT hand_id FROM deal_seats WHERE practice = 0;
