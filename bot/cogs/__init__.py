@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.cogs.economy import EconomyCog
+from bot.cogs.export import ExportCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
@@ -10,5 +11,5 @@ from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog]
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, ExportCog]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""
