@@ -1,5 +1,5 @@
 """``/export ledger|hands [from] [to]`` (moderators) and ``/export mine [from] [to]`` (any member): a server's records
-as files, privately.
+as files, privately; and the retention setting's daily purge, which starts and stops with this cog.
 
 ``/export`` is one command for everyone (``mine`` is every member's), so Discord does not hide ``ledger`` and
 ``hands``: the bot refuses them to anyone who is not a moderator, as every moderator command checks
@@ -24,6 +24,7 @@ from bot.export.hands import write_hands
 from bot.export.ledger import header, write_ledger
 from bot.export.parts import BlockTooLarge, Part, Parts, budget_for, messages
 from bot.export.period import Period, period
+from bot.export.retention import RetentionJob
 from bot.i18n import lang_of, t
 from bot.i18n.translator import L
 from bot.storage.exports import ExportQueries
@@ -44,7 +45,14 @@ class ExportCog(commands.Cog):
         self.bot = bot
         self.upload_limit: int | None = None
         """The most bytes a message's files may hold; None: the server's own limit (tests set a small one)."""
+        self.retention = RetentionJob(bot)
         self._running: set[tuple[int, int]] = set()
+
+    async def cog_load(self) -> None:
+        self.retention.start()
+
+    async def cog_unload(self) -> None:
+        self.retention.stop()
 
     export = app_commands.Group(
         name="export",
