@@ -119,6 +119,7 @@ async def test_hands_and_own_exports_of_every_game(world: Any, tmp_path: Path, c
     assert "own view of a deal" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("database", ["sqlite", "postgresql"], indirect=True)
 async def test_ledger_and_hands_over_periods_and_the_replay_command(world: Any, tmp_path: Path, clock: Any) -> None:
     db = world.env.bot.db
     first = await play_any_game(world, "oicho", random.Random("export:p1"), members=(world.alice, world.bob), bots=1)

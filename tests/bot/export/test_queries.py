@@ -4,6 +4,7 @@ time, the tables and deals an export walks, the retention setting, and what a pu
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from bot.storage.retention import RetentionQueries
 from tests.bot.history.test_queries import OPENING, played
 
 GUILD, OTHER_GUILD, CHANNEL = 10, 11, 500
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs/examples/oicho.json"
 DAY = 86400.0
 
 
@@ -198,3 +200,34 @@ async def test_a_purge_of_a_tables_older_deals_keeps_the_start_of_the_first_deal
     )
     assert not any(c.due for c in await retention.candidates(GUILD, cutoff))
     assert [c.due for c in await retention.candidates(GUILD, clock.now + 1)] == [True], "the rest, later"
+
+
+async def test_the_daily_purge_of_a_table_stored_before_the_log_keeps_its_opening_and_shuffles(
+    db: Database, clock: Any
+) -> None:
+    """A table from before the log kept one whole record: once all its deals are old, it keeps only its opening and
+    its shuffles (the seeds /verify shows), and its deals are marked as purged."""
+    from bot.export.retention import purge
+    from games.core.record import TableRecord
+
+    example = EXAMPLE.read_text(encoding="utf-8")
+    table = await played(db, GUILD, CHANNEL, (1, 2), 2, "oicho")
+    await db.close_table(table)
+    await db._exec("DELETE FROM table_log WHERE table_id = ?", (table,))
+    await db._exec("UPDATE tables SET opening = NULL, record = ? WHERE id = ?", (example, table))
+    await RetentionQueries(db).set_days(GUILD, 7, actor_id=9)
+
+    def not_needed(*args: Any) -> Any:
+        raise AssertionError("nothing to replay for a whole purge")
+
+    report = await purge(db, now=clock.now + 3 * DAY, off_loop=not_needed)
+    assert (report.tables, report.skipped) == (0, 0), "not old enough yet"
+    report = await purge(db, now=clock.now + 8 * DAY, off_loop=not_needed)
+    assert (report.tables, report.rows) == (1, 0)
+    row = await db.get_table(table)
+    assert row is not None and row.record is not None
+    kept = TableRecord.loads(row.record)
+    whole = TableRecord.loads(example)
+    assert kept.actions == [] and kept.shuffles == whole.shuffles and kept.seats == whole.seats
+    assert await RetentionQueries(db).purged_to(table) == 2
+    assert (await purge(db, now=clock.now + 9 * DAY, off_loop=not_needed)).tables == 0, "done once"
