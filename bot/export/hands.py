@@ -27,7 +27,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.export.period import Period, iso
 from bot.storage.exports import ExportQueries, Walk
@@ -40,6 +40,9 @@ from games.core.snapshot import encode
 from games.registry import get_game
 from games.replay import HAND_FORMAT, OWN_HAND_FORMAT, start
 from games.tape import DealTape, cut
+
+if TYPE_CHECKING:
+    from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
@@ -65,8 +68,9 @@ class Built:
     lines: list[str] = field(default_factory=list)
     starts: list[tuple[int, int, str]] = field(default_factory=list)
     """Deal starts found on the way ``(deal, seq, record JSON)``, to keep."""
-    failed: list[int] = field(default_factory=list)
-    """Deals that did not replay, or not to their stored result."""
+    failed: list[tuple[int, str]] = field(default_factory=list)
+    """Deals that did not replay, or not to their stored result, and why (logged by the caller: this runs in a
+    worker process)."""
 
 
 def _rows(walk: Walk, origin: TableRecord) -> tuple[TableRecord, list[tuple[int, str, Any]]]:
@@ -186,8 +190,7 @@ def build(batch: Batch) -> Built:
                 else own_line(table, hand, tape, batch.seat, batch.lang)
             )
         except GameError as exc:
-            log.error("table %s: deal %s cannot be exported (%s)", table.id, deal, exc)
-            built.failed.append(deal)
+            built.failed.append((deal, str(exc)))
             continue
         built.lines.append(line)
         if not walk.legacy:
@@ -212,7 +215,7 @@ class HandsTally:
 
 
 async def write_hands(
-    db: Any,
+    db: Database,
     guild_id: int,
     when: Period,
     add: Callable[[str], None],
@@ -255,6 +258,8 @@ async def write_hands(
                     add(line + "\n")
                 tally.deals += len(built.lines)
                 tally.failed += len(built.failed)
+                for deal, why in built.failed:
+                    log.error("table %s: deal %s cannot be exported (%s)", table.id, deal, why)
                 if built.starts:
                     try:
                         await HistoryQueries(db).keep_starts(table.id, built.starts)

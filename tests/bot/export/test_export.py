@@ -296,3 +296,20 @@ async def test_a_small_upload_limit_splits_the_files_into_parts(world: Any) -> N
     refused = await export(world.mod, world, "hands")
     assert refused.files == [] and "larger than a file this server may receive" in refused.text
     assert await db.table_history(table.id)
+
+
+async def test_a_deal_that_does_not_replay_to_its_stored_result_is_left_out_and_counted(
+    world: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = world.env.bot.db
+    table = await play_any_game(world, "oicho", random.Random("tampered"), members=(world.alice, world.bob), bots=1)
+    hands = await all_hands(db, table.id)
+    wrong = hands[0]
+    await db._exec(
+        "UPDATE hand_history SET deltas = ? WHERE table_id = ? AND deal_no = ?",
+        (json.dumps([d + 1 for d in wrong.deltas]), table.id, wrong.deal_no),
+    )
+    full = await export(world.mod, world, "hands")
+    assert [x["deal"] for x in full.lines()] == [h.deal_no for h in hands[1:]]
+    assert "1 deals are left out: their record did not replay to the stored result" in full.text
+    assert f"table {table.id}: deal {wrong.deal_no} cannot be exported" in caplog.text
