@@ -9,6 +9,7 @@ their own moves and views, and none of the cards hidden from them that they neve
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -78,8 +79,25 @@ async def check_own_line(db: Any, line: dict[str, Any], seat: int) -> int:
     return len(seen.never)
 
 
+def through_pickles(monkeypatch: Any) -> list[str]:
+    """The worker pool as it is in production (processes): what goes there and back is pickled."""
+    import bot.render.runner as runner
+
+    sent: list[str] = []
+
+    async def off_loop(fn: Any, *args: Any) -> Any:
+        sent.append(fn.__qualname__)
+        return pickle.loads(pickle.dumps(fn(*pickle.loads(pickle.dumps(args)))))
+
+    monkeypatch.setattr(runner, "off_loop", off_loop)
+    return sent
+
+
 @pytest.mark.parametrize("game_id", sorted(adapters()))
-async def test_hands_and_own_exports_of_every_game(world: Any, tmp_path: Path, capsys: Any, game_id: str) -> None:
+async def test_hands_and_own_exports_of_every_game(
+    world: Any, tmp_path: Path, capsys: Any, monkeypatch: Any, game_id: str
+) -> None:
+    sent = through_pickles(monkeypatch)
     members = (world.alice, world.bob)
     table = await play_any_game(world, game_id, random.Random(f"export:{game_id}"), members=members, bots=1)
     db = world.env.bot.db
@@ -97,6 +115,7 @@ async def test_hands_and_own_exports_of_every_game(world: Any, tmp_path: Path, c
     assert [(p["deal"], p["deltas"], p["matches"]) for p in printed] == [
         (h.deal_no, list(h.deltas), True) for h in hands
     ]
+    assert sent and set(sent) == {"build"}, "the deals were replayed off the event loop"
 
     # Alice's own export: her deals, only what she could see.
     mine = await export(world.alice, world, "mine")
