@@ -158,6 +158,7 @@ class ExportCog(commands.Cog):
                 done = "export.done_mine" if kind == "mine" else "export.done_hands"
                 text = "\n".join([t(done, locale, deals=f"{counted.deals:,}"), *notes])
         except BlockTooLarge as exc:
+            parts.close()
             raise UserError("export.too_large", size=f"{exc.size:,}", budget=f"{exc.budget:,}") from None
         await self._send(interaction, text, written, budget)
 
