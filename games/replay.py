@@ -1,8 +1,8 @@
-"""Rebuilding an engine from a table record, and summarising what a record did."""
+"""Rebuilding an engine from a table record, summarising what a record did, and checking one exported deal."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core.engine import Engine
@@ -114,3 +114,37 @@ def summary(record: TableRecord) -> dict[str, Any]:
         "to_act": [] if engine.shuffler.missing else sorted(engine.to_act()),
         **({"awaiting_shuffle": engine.shuffler.missing[0][0]} if engine.shuffler.missing else {}),
     }
+
+
+HAND_FORMAT = "fudaba.hand/1"
+"""A line of ``/export hands``: one settled deal, its start record and actions, and its stored result."""
+OWN_HAND_FORMAT = "fudaba.own_hand/1"
+"""A line of ``/export mine``: one member's own view of a deal they played (not a record: it cannot be replayed)."""
+
+
+def check_hand(line: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay one exported deal (a line of ``/export hands``, see ``docs/replay.md``) and check it against its stored
+    result: ``record`` starts as the deal began and holds the deal's actions, the last of which ended it. Returns the
+    table, the deal and its chip deltas; raises :class:`RecordError` when the line is not such a deal, does not
+    replay, or replays to another result than the one stored with it."""
+    kind = line.get("format")
+    if kind == OWN_HAND_FORMAT:
+        raise RecordError(
+            "this line is one member's own view of a deal (/export mine), not the deal's record: it cannot be replayed"
+        )
+    if kind != HAND_FORMAT:
+        raise RecordError(f"not a deal exported by /export hands (format {kind!r}, expected {HAND_FORMAT!r})")
+    deal = line.get("deal")
+    result = line.get("result")
+    stored = result.get("deltas") if isinstance(result, Mapping) else None
+    if isinstance(deal, bool) or not isinstance(deal, int) or not isinstance(stored, list):
+        raise RecordError("malformed hand line: it needs a deal number and a result with deltas")
+    record = TableRecord.from_json(line.get("record"))
+    engine = replay(record, open_end=True)
+    found = [r for r in engine.results if r.deal == deal]
+    if not found:
+        raise RecordError(f"the record does not reach the end of deal {deal}")
+    deltas = [d * record.stake for d in found[-1].deltas]
+    if deltas != stored:
+        raise RecordError(f"deal {deal} replays to {deltas}, but its stored result is {stored}")
+    return {"table": line.get("table"), "deal": deal, "deltas": deltas, "matches": True}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.cogs.economy import EconomyCog
+from bot.cogs.export import ExportCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
@@ -11,5 +12,5 @@ from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
 from bot.cogs.stats import StatsCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog]
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog, ExportCog]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

@@ -17,6 +17,7 @@ from bot.errors import UserError, guarded
 from bot.i18n import t
 from bot.i18n.translator import L
 from bot.storage import GuildConfig, InsufficientFunds
+from bot.storage.retention import DAYS_RANGE, RetentionQueries, check_days
 
 if TYPE_CHECKING:
     from bot.app import FudabaBot
@@ -57,8 +58,9 @@ PLACE_CHOICES = [
 ]
 
 
-def config_lines(config: GuildConfig, locale: object) -> list[tuple[str, str]]:
-    """Every setting as (label, value) in the reader's language."""
+def config_lines(config: GuildConfig, locale: object, hand_days: int | None = None) -> list[tuple[str, str]]:
+    """Every setting as (label, value) in the reader's language (``hand_days``: how long hand details are kept,
+    stored apart from :class:`GuildConfig`, :mod:`bot.storage.retention`)."""
     channels = " ".join(f"<#{c}>" for c in config.allowed_channel_ids) or t("moderation.all_channels", locale)
     role = f"<@&{config.moderator_role_id}>" if config.moderator_role_id else t("moderation.no_role", locale)
     return [
@@ -76,6 +78,10 @@ def config_lines(config: GuildConfig, locale: object) -> list[tuple[str, str]]:
         (t("moderation.f_give_enabled", locale), _on_off(config.give_enabled, locale)),
         (t("moderation.f_moderator_role", locale), role),
         (t("moderation.f_channels", locale), channels),
+        (
+            t("moderation.f_keep_hands", locale),
+            t("moderation.forever", locale) if hand_days is None else t("moderation.days", locale, n=f"{hand_days:,}"),
+        ),
     ]
 
 
@@ -200,12 +206,15 @@ class ModerationCog(commands.Cog):
         await require_moderator(interaction)
         assert interaction.guild_id is not None
         config = await self.bot.db.get_config(interaction.guild_id)
-        await interaction.response.send_message(embed=self._config_embed(config, interaction.locale), ephemeral=True)
+        hand_days = await RetentionQueries(self.bot.db).days(interaction.guild_id)
+        await interaction.response.send_message(
+            embed=self._config_embed(config, interaction.locale, hand_days), ephemeral=True
+        )
 
     @staticmethod
-    def _config_embed(config: GuildConfig, locale: object) -> discord.Embed:
+    def _config_embed(config: GuildConfig, locale: object, hand_days: int | None = None) -> discord.Embed:
         embed = discord.Embed(title=t("moderation.config_title", locale), colour=COLOUR)
-        for label, value in config_lines(config, locale):
+        for label, value in config_lines(config, locale, hand_days):
             embed.add_field(name=label, value=value, inline=True)
         if config.updated_by is not None and config.updated_at is not None:
             embed.description = t(
@@ -239,6 +248,11 @@ class ModerationCog(commands.Cog):
         clear_moderator_role=L(
             "Remove the moderator role (only Manage Server remains)", "cmd_economy.cfg_clear_moderator_role"
         ),
+        keep_hands_days=L(
+            "Days to keep hand details (replays, hand exports) of finished tables (1–3650; default: forever)",
+            "moderation.cfg_keep_hands_days",
+        ),
+        keep_hands_forever=L("Keep hand details forever again (the default)", "moderation.cfg_keep_hands_forever"),
     )
     @guarded
     async def config_set(
@@ -255,6 +269,8 @@ class ModerationCog(commands.Cog):
         give_enabled: bool | None = None,
         moderator_role: discord.Role | None = None,
         clear_moderator_role: bool = False,
+        keep_hands_days: app_commands.Range[int, DAYS_RANGE[0], DAYS_RANGE[1]] | None = None,
+        keep_hands_forever: bool = False,
     ) -> None:
         await require_moderator(interaction)
         assert interaction.guild_id is not None
@@ -285,19 +301,37 @@ class ModerationCog(commands.Cog):
             changes["moderator_role_id"] = moderator_role.id
         if clear_moderator_role:
             changes["moderator_role_id"] = None
-        if not changes:
+        if keep_hands_days is not None and keep_hands_forever:
+            raise UserError("moderation.keep_hands_both")
+        hand_days: int | bool | None = False  # False: unchanged; None: forever
+        if keep_hands_forever:
+            hand_days = None
+        elif keep_hands_days is not None:
+            hand_days = check_days(keep_hands_days)  # refused out of range (Discord's own check can be bypassed)
+        if not changes and hand_days is False:
             raise UserError("moderation.nothing_to_set")
-        await self._save(interaction, changes)
+        await self._save(interaction, changes, hand_days)
 
-    async def _save(self, interaction: discord.Interaction, changes: dict[str, Any]) -> None:
-        """Store ``changes`` and answer with the settings that actually changed, before → after."""
+    async def _save(
+        self, interaction: discord.Interaction, changes: dict[str, Any], hand_days: int | bool | None = False
+    ) -> None:
+        """Store ``changes`` (and ``hand_days``, how long hand details are kept, unless False) and answer with the
+        settings that actually changed, before → after."""
         assert interaction.guild_id is not None
         locale = interaction.locale
         db = self.bot.db
-        before = config_lines(await db.get_config(interaction.guild_id), locale)
-        after_config = await db.set_config(interaction.guild_id, actor_id=interaction.user.id, **changes)
+        retention = RetentionQueries(db)
+        kept_before = await retention.days(interaction.guild_id)
+        before = config_lines(await db.get_config(interaction.guild_id), locale, kept_before)
+        after_config = (
+            await db.set_config(interaction.guild_id, actor_id=interaction.user.id, **changes)
+            if changes
+            else await db.get_config(interaction.guild_id)
+        )
+        if hand_days is not False:
+            await retention.set_days(interaction.guild_id, hand_days, actor_id=interaction.user.id)
         self.bot.tables.config_changed(interaction.guild_id)
-        after = config_lines(after_config, locale)
+        after = config_lines(after_config, locale, await retention.days(interaction.guild_id))
         diff = [
             f"• **{label}**: {old} → {new}" for (label, old), (_, new) in zip(before, after, strict=True) if old != new
         ]

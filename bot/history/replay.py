@@ -24,6 +24,7 @@ from bot.i18n import t
 from bot.render import render_in_thread
 from bot.render.runner import off_loop
 from bot.storage.replays import HistoryQueries, ReplaySource
+from bot.storage.retention import RetentionQueries
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.errors import GameError
@@ -123,6 +124,8 @@ async def _read(db: Database, table_id: int, deal: int, guild_id: int | None) ->
     source = await queries.replay_source(table_id, deal)
     if source is None or source.table.guild_id != guild_id:  # refused before any walk through the log
         raise UserError("history.no_deal")
+    if deal <= await RetentionQueries(db).purged_to(table_id):  # the server's retention setting dropped its details
+        raise UserError("export.details_gone", deal=deal, table=table_id)
     try:
         tape, found = await off_loop(build, source)
     except GameError as exc:

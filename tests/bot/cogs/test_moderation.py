@@ -122,6 +122,7 @@ async def test_config_ranges_are_declared_to_discord(world: Any) -> None:
         "daily_cooldown_hours": (1, 720),
         "turn_timer": (10, 3600),
         "correspondence_max_hours": (1, 168),
+        "keep_hands_days": (1, 3650),
     }
     places = next(o for o in set_options if o["name"] == "table_place")
     assert [c["value"] for c in places["choices"]] == ["thread", "channel"]
