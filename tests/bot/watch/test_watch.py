@@ -224,3 +224,58 @@ async def test_a_japanese_watcher_reads_japanese(world: Any) -> None:
     assert log_lines(panel) == narration(table, table.deal_events, "ja")
     assert labels(panel) == ["更新", "観戦をやめる"]
     assert "第1局の開始から" in text_of(panel)
+
+
+@pytest.mark.simcord(settle_timeout=0.4)  # under the bot pace (0.5 s): SimCord runs timers due within it
+async def test_a_watcher_follows_a_table_where_nobody_holds_a_panel(world: Any, database: Any, clock: Any) -> None:
+    """Only bots and an away member move (nobody has a panel open): the watcher's panel is followed all the same."""
+    await world.env.restart_bot(make_bot(database, clock, bot_pace=0.5))
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    await world.alice.slash(world.channel, "play", game="oicho", practice=True)
+    for _ in range(2):
+        await world.alice.click(world.channel.last_message, label="Add bot")
+    await world.alice.click(world.channel.last_message, label="Start")
+    table = live_table(world)
+    opened = await watch(world, world.carol)
+    checked = 0
+    for _ in range(400):  # Alice never moves: her timer marks her away, and the policy plays every seat
+        if checked >= 10 or not world.env.bot.tables.tables:
+            break
+        await world.env.advance_time(0.25)
+        expected = narration(table, table.deal_events)
+        if world.env.bot.tables.tables and expected:
+            assert table.runtime.panels.open == {}  # no seat's panel is open
+            assert log_lines(panel_now(world, world.carol, opened.response.id)) == expected
+            checked += 1
+    assert checked >= 10
+
+
+async def test_a_panel_let_go_while_it_was_drawn_is_not_edited(world: Any, monkeypatch: Any) -> None:
+    """The race of "Stop watching" (or a fresh panel) with a redraw under way: what the member did last stays."""
+    table = await open_oicho(world, world.bob)
+    opened = await watch(world, world.carol)
+    watching = world.env.bot.tables.presses.watch
+    plain_draw = type(watching).draw
+
+    async def draw_then_stop(self: Any, session: Any, key: Any, panel: Any) -> Any:
+        redrawn = await plain_draw(self, session, key, panel)
+        self.open_panels(session).pop(key, None)  # Carol's "Stop watching" lands while her panel is drawn
+        return redrawn
+
+    monkeypatch.setattr(type(watching), "draw", draw_then_stop)
+    before = panel_now(world, world.carol, opened.response.id)
+    await one_turn(world)
+    assert narration(table, table.deal_events), "the move was narrated"
+    after = panel_now(world, world.carol, opened.response.id)
+    assert (after.content, [e.to_dict() for e in after.embeds]) == (
+        before.content,
+        [e.to_dict() for e in before.embeds],
+    )
+
+
+async def test_a_lobby_cannot_be_watched_yet(world: Any) -> None:
+    await world.alice.slash(world.channel, "play", game="oicho")
+    table = live_table(world)
+    refused = await forge_click(world, world.carol, f"fdb:{table.id}:t:watch")
+    assert refused.ephemeral and "has not started" in said(refused)
+    assert watchers_of(world, table) == {}

@@ -68,6 +68,8 @@ async def test_with_the_delay_a_watcher_sees_each_deal_only_once_it_is_settled(w
     assert log_lines(panel) == await stored_story(world, table, 1)
     assert "round 1" in panel.embeds[0].title.lower() and [a.filename for a in panel.attachments] == ["watch.png"]
     assert "deal 1 as it ended" in panel.content and "To act" not in panel.content
+    if table.engine.deal_no == 1:  # Oicho-Kabu: the dealer keeps or passes the bank before the next round
+        assert "The next deal has not begun" in panel.content
     while table.engine.deal_no < 2:
         await one_turn(world)
     await one_turn(world)  # a move of deal 2
