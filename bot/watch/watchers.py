@@ -10,6 +10,7 @@ ones, by the same rules (:attr:`bot.tables.panels.Panels.kinds`); the play path 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import weakref
 from dataclasses import dataclass, field
@@ -51,6 +52,8 @@ class TableWatch:
     """The table's last settled deal, once known (read once, then told by the play path)."""
     known: bool = False
     """Whether :attr:`settled` has been read (None then means no deal is settled yet)."""
+    delayed: dict[tuple[int, str], sight.Sight] = field(default_factory=dict)
+    """The last settled deal as delayed watchers see it, by (deal, language): replayed once, not once per watcher."""
 
 
 class Watchers:
@@ -83,11 +86,10 @@ class Watchers:
     async def press(self, interaction: discord.Interaction, session: TableSession, verb: str) -> None:
         """**Watch** on the table message (a new private panel), **Refresh** on the panel (``watch`` again: drawn now,
         followed 14 more minutes), **Stop watching** (``unwatch``)."""
-        if session.guild_id != interaction.guild_id or interaction.channel_id not in (
-            session.channel_id,
-            session.parent_id,
-        ):
-            raise UserError("watch.not_here")  # a forged id naming a table of another place
+        if interaction.channel_id not in (session.channel_id, session.parent_id):
+            # A forged id naming a table of another place (channel ids are unique across servers, so this is also
+            # another server's table): watching is offered only where the table is.
+            raise UserError("watch.not_here")
         if session.status == "lobby":
             raise UserError("table.not_started")
         if session.status != "playing":
@@ -174,15 +176,27 @@ class Watchers:
     async def draw(self, session: TableSession, key: Any, panel: OpenPanel) -> Redrawn:
         stamp = await self.stamp(session, key, panel)
         if await self._delay(session):
-            engine = session.playing_engine()
-            shown = await sight.delayed(
-                self.client, self.db, session, await self._settled(session), engine.deal_no, panel.lang
-            )
+            shown = await self._delayed(session, panel.lang)
         else:
             shown = await sight.live(session, panel.lang)
         until = panel.opened_at + PANEL_FOLLOW_SECONDS
         composed = await message.compose(shown, table_id=session.id, game=session.game, lang=panel.lang, until=until)
         return Redrawn(stamp, composed.signature, composed.fields)
+
+    async def _delayed(self, session: TableSession, lang: str) -> sight.Sight:
+        """What delayed watchers see: the last settled deal, replayed once per deal and language."""
+        playing = session.playing_engine().deal_no
+        settled = await self._settled(session)
+        if settled is None:
+            return await sight.delayed(self.client, self.db, session, None, playing, lang)
+        kept = self._of(session).delayed
+        shown = kept.get((settled, lang))
+        if shown is None:
+            shown = await sight.delayed(self.client, self.db, session, settled, playing, lang)
+            for old in [k for k in kept if k[0] != settled]:
+                del kept[old]
+            kept[(settled, lang)] = shown
+        return dataclasses.replace(shown, playing=playing)
 
     async def let_go(self, session: TableSession, key: Any, panel: OpenPanel, *, expired: bool) -> None:
         """A panel no longer followed: when its token is about to run out, it says so while it still can (and

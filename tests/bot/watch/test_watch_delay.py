@@ -131,3 +131,28 @@ async def test_a_new_watcher_after_a_restart_sees_the_last_settled_deal(world: A
     panel = panel_now(world, world.carol, opened.response.id)
     assert panel.embeds[-1].title == "Deal 1, every move"
     assert log_lines(panel) == await stored_story(world, live_table(world), 1)
+
+
+async def test_a_settled_deal_is_replayed_once_for_all_its_delayed_watchers(world: Any, monkeypatch: Any) -> None:
+    from bot.watch import sight
+
+    replays: list[int] = []
+    plain = sight.settled_parts
+
+    def counted(game: str, tape: Any, ctx: Any) -> Any:
+        replays.append(tape.deal)
+        return plain(game, tape, ctx)
+
+    monkeypatch.setattr(sight, "settled_parts", counted)
+    await world.mod.slash(world.channel, "config set", watch_delay=True)
+    table = await open_oicho(world, world.bob)
+    carol = await watch(world, world.carol)
+    mod = await watch(world, world.mod)
+    await play_until_settled(world, table, 1)
+    while table.engine.deal_no < 2:
+        await one_turn(world)
+    await one_turn(world)
+    assert replays == [1]
+    story = await stored_story(world, table, 1)
+    assert log_lines(panel_now(world, world.carol, carol.response.id)) == story
+    assert log_lines(panel_now(world, world.mod, mod.response.id)) == story
