@@ -148,6 +148,8 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "house_rule_audit",
         "table_log",
         "table_panels",
+        "deal_starts",
+        "table_watchers",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
