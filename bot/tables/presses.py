@@ -1,8 +1,9 @@
 """Presses on table components and amount modals, each turned into what it asks for.
 
 The router (:mod:`bot.tables.components`) reads the custom id strictly; here a press becomes a lobby change, a
-public table button ("My hand", "Stop table", "Watch" and a watcher's panel's buttons), a step of the private panel (choosing a pile, placing a card …), the
-panel's "?" (the guide's page about the seat's decision, which changes nothing) or a move. Every move goes through
+public table button ("My hand", "Stop table", "Watch", and a watcher's panel's own, answered by :mod:`bot.watch`), a
+step of the private panel (choosing a pile, placing a card …), the panel's "?" (the guide's page about the seat's
+decision, which changes nothing) or a move. Every move goes through
 the play path (:class:`~bot.tables.play.Play`), which answers the clicker with their panel before the follow-up
 runs. A press for a decision that is no longer the seat's says so, in the panel as it is now (and keeps saying so
 until the member's next press).
