@@ -74,6 +74,10 @@ def config_lines(config: GuildConfig, locale: object, hand_days: int | None = No
             t("moderation.f_correspondence_max", locale),
             t("moderation.hours", locale, n=config.correspondence_max_hours),
         ),
+        (
+            t("moderation.f_watch_delay", locale),
+            t(f"moderation.watch_{'delayed' if config.watch_delay else 'live'}", locale),
+        ),
         (t("moderation.f_bots_for_chips", locale), _on_off(config.bots_play_for_chips, locale)),
         (t("moderation.f_give_enabled", locale), _on_off(config.give_enabled, locale)),
         (t("moderation.f_moderator_role", locale), role),
@@ -242,6 +246,10 @@ class ModerationCog(commands.Cog):
             "The longest a correspondence table may give each decision, in hours (1–168)",
             "cmd_economy.cfg_correspondence_max",
         ),
+        watch_delay=L(
+            "Watchers see each table one deal behind, never the deal in play (default: off)",
+            "cmd_economy.cfg_watch_delay",
+        ),
         bots_for_chips=L("Whether bot players may sit at tables played for chips", "cmd_economy.cfg_bots_for_chips"),
         give_enabled=L("Whether members may /give chips to each other", "cmd_economy.cfg_give_enabled"),
         moderator_role=L("A role whose members count as moderators here", "cmd_economy.cfg_moderator_role"),
@@ -265,6 +273,7 @@ class ModerationCog(commands.Cog):
         bot_pace: app_commands.Range[float, 0.0, 10.0] | None = None,
         table_place: app_commands.Choice[str] | None = None,
         correspondence_max_hours: app_commands.Range[int, 1, 168] | None = None,
+        watch_delay: bool | None = None,
         bots_for_chips: bool | None = None,
         give_enabled: bool | None = None,
         moderator_role: discord.Role | None = None,
@@ -289,6 +298,8 @@ class ModerationCog(commands.Cog):
             changes["table_place"] = table_place.value
         if correspondence_max_hours is not None:
             changes["correspondence_max_hours"] = correspondence_max_hours
+        if watch_delay is not None:
+            changes["watch_delay"] = watch_delay
         if bots_for_chips is not None:
             changes["bots_play_for_chips"] = bots_for_chips
         if give_enabled is not None:

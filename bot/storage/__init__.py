@@ -61,6 +61,8 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
     adopt_record(table_id, opening, entries) -> None      # a table stored before the log existed
     mark_posted(table_id, deal_no); unposted_results(table_id=None) -> list[HandRecord]
     save_panel(PanelRow); open_panels(table_id, *, since) -> list[PanelRow]; forget_panels(table_id, seat=None)
+    save_watcher(WatcherRow, *, drop_before=None); open_watchers(table_id, *, since) -> list[WatcherRow]
+    forget_watchers(table_id, user_id=None)                # a watcher's panel (bot.watch), as a seat's above
     cancel_table(table_id, *, actor_id=None, key=None) -> Closure        # lobby only, refunds
     close_table(table_id, *, actor_id=None, voided=False, key=None, pot_back=None) -> Closure
     table_history(table_id, *, limit=20) -> list[HandRecord]
@@ -164,6 +166,7 @@ from bot.storage.models import (
     TableStatus,
     Transfer,
     Wallet,
+    WatcherRow,
 )
 
 __all__ = [
@@ -206,4 +209,5 @@ __all__ = [
     "TableStatus",
     "Transfer",
     "Wallet",
+    "WatcherRow",
 ]

@@ -267,6 +267,7 @@ class Core:
             bot_pace_ms=row["bot_pace_ms"],
             table_place=row["table_place"],
             correspondence_max_hours=row["correspondence_max_hours"],
+            watch_delay=bool(row["watch_delay"]),
             updated_by=row["updated_by"],
             updated_at=row["updated_at"],
         )

@@ -38,7 +38,7 @@ CONFIG_RANGES: dict[str, tuple[int, int]] = {
     "correspondence_max_hours": (1, 168),
 }
 MAX_ALLOWED_CHANNELS = 100
-_CONFIG_BOOLS = ("bots_play_for_chips", "give_enabled")
+_CONFIG_BOOLS = ("bots_play_for_chips", "give_enabled", "watch_delay")
 MAX_PAGE = 100
 
 
@@ -162,6 +162,10 @@ class EconomyOps(Core):
                     actor_id,
                     now,
                 ),
+            )
+            # Watching's delay (migration 0010), written on its own so the statement above stays as it was.
+            await Exec(
+                "UPDATE guild_config SET watch_delay = ? WHERE guild_id = ?", (int(config.watch_delay), guild_id)
             )
             return config
 

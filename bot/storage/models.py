@@ -64,6 +64,8 @@ class GuildConfig:
     """Where ``/play`` opens a table: in its own thread of the channel (``thread``), or in the channel itself."""
     correspondence_max_hours: int = 72
     """The longest a host may give each decision at a correspondence table."""
+    watch_delay: bool = False
+    """Watchers see a table one deal late: the last settled deal as it ended, never the deal in play (bot.watch)."""
     updated_by: int | None = None
     updated_at: float | None = None
 
@@ -87,6 +89,7 @@ class ConfigChanges(TypedDict, total=False):
     bot_pace_ms: int
     table_place: TablePlace
     correspondence_max_hours: int
+    watch_delay: bool
 
 
 @dataclass(frozen=True)
@@ -296,6 +299,18 @@ class PanelRow:
 
     table_id: int
     seat: int
+    application_id: int
+    token: str
+    locale: str
+    opened_at: float
+
+
+@dataclass(frozen=True)
+class WatcherRow:
+    """A watcher's open panel on a table: enough to edit it (through its interaction token) after a restart."""
+
+    table_id: int
+    user_id: int
     application_id: int
     token: str
     locale: str

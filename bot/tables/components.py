@@ -111,6 +111,14 @@ def table_view(session: TableSession) -> discord.ui.View:
     )
     view.add_item(
         discord.ui.Button(
+            label=t("watch.button", lang),
+            custom_id=ids.table(session.id, "watch"),
+            style=discord.ButtonStyle.secondary,
+            emoji="👁️",
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
             label=t("table.stop", lang), custom_id=ids.table(session.id, "stop"), style=discord.ButtonStyle.danger
         )
     )

@@ -3,7 +3,8 @@
 Formats (at most 100 characters)::
 
     fdb:<table>:lobby:<verb>                  a lobby button (join, leave, bot, start, cancel)
-    fdb:<table>:t:<verb>                      a public table button (hand, stop)
+    fdb:<table>:t:<verb>                      a public table button (hand, stop, watch); on a watcher's panel,
+                                              watch (refresh it) and unwatch (stop watching), see bot.watch
     fdb:<table>:<decision>:a:<action>         a move on a private panel (spaces in its text as ~)
     fdb:<table>:<decision>:u:<verb>:<arg>     a panel step (see bot.ui.panel); ``help`` (no arg) is the panel's "?"
     fdb:<table>:<decision>:s:<verb>:<arg>     a panel select (its values come with the interaction)
@@ -27,7 +28,7 @@ from typing import Literal
 from bot.errors import UserError
 
 LOBBY_VERBS = frozenset({"join", "leave", "bot", "start", "cancel"})
-TABLE_VERBS = frozenset({"hand", "stop"})
+TABLE_VERBS = frozenset({"hand", "stop", "watch", "unwatch"})
 STEP_VERBS = frozenset(
     {"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "go", "x", "noop", "help"}
 )

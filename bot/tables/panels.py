@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
@@ -51,7 +51,8 @@ class OpenPanel:
     opened_at: float
     signature: str
     interaction: discord.Interaction | None = None
-    stored: PanelRow | None = None
+    stored: tuple[int, str] | None = None
+    """After a restart: the application id and the interaction token it is edited through."""
     stamp: str = ""
     """What the panel was last drawn from (see :func:`stamp`)."""
     saved_at: float = -1e18
@@ -62,7 +63,8 @@ class OpenPanel:
             await self.interaction.edit_original_response(**fields)
             return
         assert self.stored is not None
-        await edit_by_token(client, self.stored.application_id, self.stored.token, **fields)
+        application_id, token = self.stored
+        await edit_by_token(client, application_id, token, **fields)
 
 
 async def edit_by_token(
@@ -73,6 +75,7 @@ async def edit_by_token(
     content: str | None = None,
     view: discord.ui.View | None = None,
     embeds: list[discord.Embed] | None = None,
+    attachments: list[discord.File] | None = None,
 ) -> None:
     """Edit an interaction's original (private) response from its stored token, as
     ``Interaction.edit_original_response`` does, for a panel opened before a restart."""
@@ -82,7 +85,12 @@ async def edit_by_token(
     http = client.http
     from discord.utils import MISSING
 
-    with handle_message_parameters(content=content, view=view, embeds=MISSING if embeds is None else embeds) as params:
+    with handle_message_parameters(
+        content=content,
+        view=view,
+        embeds=MISSING if embeds is None else embeds,
+        attachments=MISSING if attachments is None else attachments,
+    ) as params:
         adapter = async_context.get()
         await adapter.edit_original_interaction_response(
             application_id,
@@ -118,6 +126,43 @@ class Drawn(Rendered):
         return repr((self.content, self.rows, self.below))
 
 
+@dataclass
+class Redrawn:
+    """An open panel drawn again (by its :class:`PanelKind`): what it was drawn from, how it looks, and the fields to
+    edit its message with."""
+
+    stamp: str
+    signature: str
+    message: dict[str, Any]
+
+
+class PanelKind(Protocol):
+    """A kind of open panel other than a seat's (a watcher's view of the table, :mod:`bot.watch`). The follower
+    brings its panels up to date with the seats' ones, by the same rules: for :data:`PANEL_FOLLOW_SECONDS` (the life
+    of an interaction token), redrawn only when what they are drawn from changed, edited only when they look
+    different, let go when they can no longer be edited. Their tokens are the kind's to keep (:meth:`adopt`)."""
+
+    def open_panels(self, session: TableSession) -> dict[Any, OpenPanel]:
+        """The kind's open panels at the table, by its own keys (the follower drops the ones it lets go)."""
+        ...
+
+    async def stamp(self, session: TableSession, key: Any, panel: OpenPanel) -> str:
+        """What the panel would be drawn from now (it is drawn again only when this changes)."""
+        ...
+
+    async def draw(self, session: TableSession, key: Any, panel: OpenPanel) -> Redrawn:
+        """The panel as it is now."""
+        ...
+
+    async def let_go(self, session: TableSession, key: Any, panel: OpenPanel, *, expired: bool) -> None:
+        """The follower stopped following the panel: its token runs out (``expired``), or it could not be edited."""
+        ...
+
+    async def adopt(self, session: TableSession) -> None:
+        """After a restart: the panels opened in the last minutes, to be followed again (and redrawn)."""
+        ...
+
+
 NOTE_LIMIT = 4000
 """Characters of notes under a panel (an embed's description holds 4096)."""
 NOTE_COLOUR = 0x5C6BC0
@@ -138,6 +183,10 @@ class Panels:
         self.background = background
         self.note_sources: list[NoteSource] = []
         """Features that add a note below a panel's text (see :data:`NoteSource`)."""
+        self.kinds: list[PanelKind] = []
+        """Other kinds of open panels the follower keeps current with the seats' ones (see :class:`PanelKind`)."""
+        self._seats: PanelKind = _SeatPanels(self)
+        """The seats' own panels, followed as a kind like the others."""
 
     # ------------------------------------------------------------------ drawing
 
@@ -321,7 +370,7 @@ class Panels:
     def follow(self, session: TableSession) -> None:
         """Bring every open panel of the table up to date (in the background; bursts coalesce)."""
         follow = session.runtime.panels
-        if not follow.open:
+        if not follow.open and not any(kind.open_panels(session) for kind in self.kinds):
             return
         follow.again = True
         if follow.follower is None or follow.follower.done():
@@ -332,31 +381,56 @@ class Panels:
         while follow.again and session.status == "playing":
             follow.again = False
             for seat, panel in list(self.panels(session).items()):
-                if self.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
-                    self.panels(session).pop(seat, None)
-                    continue
-                if panel.stamp and panel.stamp == self.stamp(session, seat):
-                    continue  # nothing it is drawn from has changed (the clicker's own, just answered)
-                try:
-                    rendered = await self.build(session, seat, panel.lang)
-                except Exception:
-                    log.exception("table %s: drawing the panel of seat %s failed", session.id, seat)
-                    continue
-                signature = rendered.signature()
-                panel.stamp = rendered.stamp
-                if signature == panel.signature:
-                    continue
-                panel.signature = signature
-                try:
-                    message = self.message(rendered)
-                    try:
-                        await panel.edit(self.client, **message)
-                    finally:
-                        release(message["view"])
-                except discord.HTTPException as exc:
-                    log.info("table %s: seat %s's panel can no longer be edited (%s)", session.id, seat, exc)
-                    if self.panels(session).get(seat) is panel:
-                        del self.panels(session)[seat]
+                await self._bring_up(session, self.panels(session), seat, panel, self._seats)
+            for kind in self.kinds:
+                opened = kind.open_panels(session)
+                for key, panel in list(opened.items()):
+                    await self._bring_up(session, opened, key, panel, kind)
+
+    async def _bring_up(
+        self, session: TableSession, opened: dict[Any, OpenPanel], key: Any, panel: OpenPanel, kind: PanelKind
+    ) -> None:
+        """One open panel brought up to date, whatever its kind: let go once its token is about to run out, drawn
+        again when what it is drawn from changed, edited when it looks different, let go when it cannot be."""
+        if self.clock() - panel.opened_at > PANEL_FOLLOW_SECONDS:
+            if opened.get(key) is panel:
+                del opened[key]
+                await self._let_go(session, kind, key, panel, expired=True)
+            return
+        try:
+            if panel.stamp and panel.stamp == await kind.stamp(session, key, panel):
+                return  # nothing it is drawn from has changed (the clicker's own, just answered)
+            redrawn = await kind.draw(session, key, panel)
+        except Exception:
+            log.exception("table %s: drawing the open panel %r failed", session.id, key)
+            return
+        if session.status != "playing" or opened.get(key) is not panel:
+            # The table ended while it was drawn (its end has the last word), or the panel was replaced or let go
+            # meanwhile (a fresh one, or its owner stopped it): an edit now would overwrite what that said.
+            release(redrawn.message.get("view"))
+            return
+        panel.stamp = redrawn.stamp
+        if redrawn.signature == panel.signature:
+            release(redrawn.message.get("view"))
+            return
+        panel.signature = redrawn.signature
+        try:
+            try:
+                await panel.edit(self.client, **redrawn.message)
+            finally:
+                release(redrawn.message.get("view"))
+        except discord.HTTPException as exc:
+            log.info("table %s: the open panel %r can no longer be edited (%s)", session.id, key, exc)
+            if opened.get(key) is panel:
+                del opened[key]
+                await self._let_go(session, kind, key, panel, expired=False)
+
+    @staticmethod
+    async def _let_go(session: TableSession, kind: PanelKind, key: Any, panel: OpenPanel, *, expired: bool) -> None:
+        try:
+            await kind.let_go(session, key, panel, expired=expired)
+        except Exception:
+            log.exception("table %s: letting the open panel %r go failed", session.id, key)
 
     async def adopt_stored(self, session: TableSession) -> None:
         """After a restart: the panels opened in the last minutes, to be redrawn with the table's real state."""
@@ -364,8 +438,38 @@ class Panels:
         rows = await self.db.open_panels(session.id, since=since)
         for row in rows:
             if row.seat < len(session.seats) and row.seat not in self.panels(session):
-                self.panels(session)[row.seat] = OpenPanel(lang_of(row.locale), row.opened_at, "", stored=row)
+                self.panels(session)[row.seat] = OpenPanel(
+                    lang_of(row.locale), row.opened_at, "", stored=(row.application_id, row.token)
+                )
+        for kind in self.kinds:
+            try:
+                await kind.adopt(session)
+            except Exception:
+                log.exception("table %s: adopting stored open panels failed", session.id)
         self.follow(session)
+
+
+class _SeatPanels:
+    """The seats' panels seen as a :class:`PanelKind` (the follower treats every kind alike)."""
+
+    def __init__(self, panels: Panels) -> None:
+        self.panels = panels
+
+    def open_panels(self, session: TableSession) -> dict[Any, OpenPanel]:
+        return self.panels.panels(session)
+
+    async def stamp(self, session: TableSession, key: Any, panel: OpenPanel) -> str:
+        return self.panels.stamp(session, key)
+
+    async def draw(self, session: TableSession, key: Any, panel: OpenPanel) -> Redrawn:
+        rendered = await self.panels.build(session, key, panel.lang)
+        return Redrawn(rendered.stamp, rendered.signature(), self.panels.message(rendered))
+
+    async def let_go(self, session: TableSession, key: Any, panel: OpenPanel, *, expired: bool) -> None:
+        return None  # its token stays stored until the seat's next panel replaces it (restarts skip old ones)
+
+    async def adopt(self, session: TableSession) -> None:
+        return None  # Panels.adopt_stored adopts the seats' own
 
 
 def _own_panel(interaction: discord.Interaction) -> bool:

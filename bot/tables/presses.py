@@ -1,8 +1,9 @@
 """Presses on table components and amount modals, each turned into what it asks for.
 
 The router (:mod:`bot.tables.components`) reads the custom id strictly; here a press becomes a lobby change, a
-public table button ("My hand", "Stop table"), a step of the private panel (choosing a pile, placing a card …), the
-panel's "?" (the guide's page about the seat's decision, which changes nothing) or a move. Every move goes through
+public table button ("My hand", "Stop table", "Watch", and a watcher's panel's own, answered by :mod:`bot.watch`), a
+step of the private panel (choosing a pile, placing a card …), the panel's "?" (the guide's page about the seat's
+decision, which changes nothing) or a move. Every move goes through
 the play path (:class:`~bot.tables.play.Play`), which answers the clicker with their panel before the follow-up
 runs. A press for a decision that is no longer the seat's says so, in the panel as it is now (and keeps saying so
 until the member's next press).
@@ -30,6 +31,7 @@ from bot.ui import adapters, ui_for
 from bot.ui import panel as generic
 from bot.ui.base import run_ui_step
 from bot.ui.panel import Ids, OpenModal
+from bot.watch import Watchers
 from games.core.actions import Action
 from games.core.errors import NotationError
 
@@ -63,6 +65,10 @@ class Presses:
         self.ending = ending
         self.ready = ready
         self.is_moderator = is_moderator
+        # Watching (bot.watch) follows tables through the runtime's general hooks; its server setting is read as the
+        # autoplay reads the others (cached per server).
+        self.watch = Watchers(panels, play.autoplay.settings)
+        self.watch.attach(play, play.public)
 
     async def on_component(self, interaction: discord.Interaction, custom_id: str, values: list[str]) -> None:
         cid = ids.parse(custom_id)
@@ -168,6 +174,8 @@ class Presses:
             if session.seats[seat].away:
                 await self.play.away(session, [seat], away=False)  # pressing "My hand" brings them back
             await self.panels.open(interaction, session, seat)
+        elif verb in ("watch", "unwatch"):
+            await self.watch.press(interaction, session, verb)
         elif verb == "stop":
             await require_host(session, interaction, self.is_moderator, moderator_ok=True)
             await interaction.response.defer(ephemeral=True, thinking=True)

@@ -1,4 +1,4 @@
-"""The public table message: the picture, the state in words, the recent moves, and its two buttons.
+"""The public table message: the picture, the state in words, the recent moves, and its buttons.
 
 A change marks the table dirty; one updater per table then waits out the table's edit window **before**
 drawing, so a burst of changes is drawn once, with the latest state. Drawing runs off the event loop (see
@@ -59,6 +59,9 @@ class PublicMessages:
         self.budget = budget
         self.renders = 0
         self._results: Results | None = None
+        self.on_final: list[Callable[[TableSession], None]] = []
+        """Told once a table's final message is out (it finished, was stopped, or its lobby expired): features that
+        follow the table say goodbye (watchers' panels). Each must not block: slow work goes in a task of its own."""
 
     def attach(self, results: Results) -> None:
         """The results messages: a new table message waits for them (to go below), and owed ones are retried after
@@ -227,7 +230,17 @@ class PublicMessages:
 
     async def edit_final(self, session: TableSession, **fields: Any) -> bool:
         """Replace the table message for good (the game is over, stopped, cancelled or expired); if it cannot be
-        edited, post the final message instead. Returns whether the channel got it."""
+        edited, post the final message instead, then tell :attr:`on_final`. Returns whether the channel got it."""
+        try:
+            return await self._edit_final(session, **fields)
+        finally:
+            for told in self.on_final:
+                try:
+                    told(session)
+                except Exception:
+                    log.exception("table %s: telling of its end failed", session.id)
+
+    async def _edit_final(self, session: TableSession, **fields: Any) -> bool:
         # An update still drawing or sending the last live picture must not land after the final message (and
         # overwrite it, or post a new table below it): stop it and let it finish first.
         updater = session.runtime.picture.updater

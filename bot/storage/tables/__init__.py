@@ -17,7 +17,8 @@ transaction, that this process holds the table's lease (:meth:`~bot.storage.tabl
 * :mod:`~bot.storage.tables.log`: the append-only table log, a change of a playing table as one transaction
   (``append_step``), and the restart points and records read back from it;
 * :mod:`~bot.storage.tables.history`: hand history and the results still owed to a channel;
-* :mod:`~bot.storage.tables.panels`: the seats' open private panels (their interaction tokens).
+* :mod:`~bot.storage.tables.panels`: the seats' open private panels (their interaction tokens);
+* :mod:`~bot.storage.tables.watchers`: the watchers' open panels (theirs).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from bot.storage.tables.log import LogOps
 from bot.storage.tables.panels import PanelOps
 from bot.storage.tables.seats import MAX_STAKE, SeatOps
 from bot.storage.tables.starting import StartOps
+from bot.storage.tables.watchers import WatcherOps
 
 __all__ = ["MAX_STAKE", "TableOps"]
 
 
-class TableOps(SeatOps, StartOps, LogOps, HistoryOps, PanelOps):
+class TableOps(SeatOps, StartOps, LogOps, HistoryOps, PanelOps, WatcherOps):
     """Every table operation of :class:`bot.storage.Database` (see the modules above)."""

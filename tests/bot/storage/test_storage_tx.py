@@ -23,6 +23,7 @@ from bot.storage import (
     PanelRow,
     StorageError,
     Transfer,
+    WatcherRow,
 )
 from bot.storage.database import migrations
 from bot.storage.sqlite import SqliteDatabase
@@ -439,6 +440,9 @@ async def test_every_operation_is_one_round_trip(db: Database) -> None:
     await one("save_panel", PanelRow(table.id, 0, 1, "token", "en-US", 5.0))
     await one("open_panels", table.id, since=0.0)
     await one("forget_panels", table.id, 0)
+    await one("save_watcher", WatcherRow(table.id, 7, 1, "token", "ja", 5.0), drop_before=1.0)
+    await one("open_watchers", table.id, since=0.0)
+    await one("forget_watchers", table.id, 7)
     await one("append_step", table.id, [], close=True)
     await one("close_table", table.id)  # a replay
 
