@@ -281,6 +281,9 @@ class DealToSettle:
     deltas: tuple[int, ...]
     summary: Mapping[str, JsonValue]
     pot: int = 0
+    facts: tuple[Mapping[str, int], ...] | None = None
+    """Each seat's statistics facts (by position), derived from the typed result before the transaction; None: the
+    settling transaction derives them from ``summary`` (:mod:`bot.storage.stats`)."""
 
 
 @dataclass(frozen=True)

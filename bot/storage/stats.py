@@ -82,24 +82,32 @@ def seat_facts(
     """Each seat's game facts of a settled deal (by position), from its summary as stored and its chip ``deltas``;
     None when they cannot be known: a game without statistics, a summary its result type cannot read (one from an
     engine too old), or a declaration that failed on it (logged: settling never fails for the statistics)."""
-    stats = game_stats(game)
     spec = all_games().get(game)
-    if stats is None or spec is None:
+    if game_stats(game) is None or spec is None:
         return None
     try:
         detail = spec.result.from_json(summary)
     except RecordError:
         return None
-    result = DealResult(deal_no, tuple(deltas), detail, pot=-sum(deltas))
+    return result_facts(game, DealResult(deal_no, tuple(deltas), detail, pot=-sum(deltas)))
+
+
+def result_facts(game: str, result: DealResult[Any]) -> list[dict[str, int]] | None:
+    """Each seat's game facts of a settled deal (by position), from its result with ``deltas`` in chips: what a live
+    table passes with the deal to settle (:class:`~bot.storage.DealToSettle`), so the settling transaction does not
+    read the summary back. None as for :func:`seat_facts`."""
+    stats = game_stats(game)
+    if stats is None:
+        return None
     declared = set(stats.FACTS)
     try:
-        found = [stats.facts(result, seat) for seat in range(len(deltas))]
+        found = [stats.facts(result, seat) for seat in range(len(result.deltas))]
         for facts in found:
             unknown = [fact for fact in facts if fact not in declared or not isinstance(facts[fact], int)]
             if unknown:
                 raise ValueError(f"facts not declared in {game}'s FACTS (or not whole numbers): {unknown}")
     except Exception:
-        log.exception("%s deal %s: its statistics could not be derived", game, deal_no)
+        log.exception("%s deal %s: its statistics could not be derived", game, result.deal)
         return None
     return found
 
@@ -139,8 +147,10 @@ async def record_deal(
     summary: Mapping[str, Any],
     *,
     practice: bool,
+    facts: Sequence[Mapping[str, int]] | None = None,
 ) -> None:
-    """Inside the settling transaction: the deal's member seats and, at a chip table, their facts."""
+    """Inside the settling transaction: the deal's member seats and, at a chip table, their facts (``facts``, by
+    position, when the caller derived them from the typed result; else from the summary)."""
     members = [(s.user_id, s.position, s.id, d) for s, d in zip(seats, deltas, strict=True) if s.user_id is not None]
     if not members:
         return
@@ -153,7 +163,8 @@ async def record_deal(
     )
     if practice:
         return
-    facts = seat_facts(game, deal_no, deltas, summary)
+    if facts is None:
+        facts = seat_facts(game, deal_no, deltas, summary)
     rows = fact_rows(hand_id, guild_id, game, [(user, position, delta) for user, position, _, delta in members], facts)
     await Many(INSERT_FACT, rows)
 

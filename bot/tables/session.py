@@ -15,6 +15,7 @@ the player is told (truthfully) that nothing changed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections import deque
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
 from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable, Table
+from bot.storage.stats import result_facts
 from bot.tables.state import TableRuntime
 from bot.ui.base import TableContext
 from games.core.actions import Action
@@ -524,9 +526,12 @@ class TableSession:
         return summary
 
     def _to_settle(self, result: DealResult, events: Sequence[Event] = ()) -> DealToSettle:
+        chips = dataclasses.replace(
+            result, deltas=tuple(d * self.stake for d in result.deltas), pot=result.pot * self.stake
+        )
+        # The statistics' facts come from the typed result here, before the settling transaction (not read back
+        # from the summary inside it); a practice deal has none.
+        facts = None if self.practice else result_facts(self.game, chips)
         return DealToSettle(
-            result.deal,
-            tuple(d * self.stake for d in result.deltas),
-            self._summary(result, events),
-            result.pot * self.stake,
+            result.deal, chips.deltas, self._summary(result, events), chips.pot, None if facts is None else tuple(facts)
         )

@@ -86,7 +86,7 @@ class LogOps(SettlementOps, ClosingOps):
             settlements = []
             for deal in deals:
                 settled = await self._settle(
-                    table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table, deal.pot
+                    table_id, deal.deal_no, deal.deltas, deal.summary, None, now, table, deal.pot, deal.facts
                 )
                 settlements.append(settled)
                 if not settled.replayed:  # the stacks this transaction now holds, for the next deal's checks

@@ -53,6 +53,7 @@ class SettlementOps(TableBase):
         now: float,
         table: Table | None = None,
         pot: int = 0,
+        facts: Sequence[Mapping[str, int]] | None = None,
     ) -> Settlement:
         """:meth:`settle_deal` inside a transaction (also used by :meth:`append_step`, which passes the
         playing ``table`` as this transaction has it, so it is not read twice). ``pot``: chips the deal put into
@@ -116,7 +117,9 @@ class SettlementOps(TableBase):
                 table_id=table_id,
                 deal_no=deal_no,
             ) from exc
-        await record_deal(hand_id, table.guild_id, table.game, deal_no, seats, deltas, summary, practice=table.practice)
+        await record_deal(
+            hand_id, table.guild_id, table.game, deal_no, seats, deltas, summary, practice=table.practice, facts=facts
+        )
         if not table.practice:
             stats = [
                 (table.guild_id, seat.user_id, table.game, delta, now)
