@@ -15,7 +15,7 @@ Then, in rounds that alternate subject and baseline for random members (each has
 places in their history, so a burst of load on a shared machine hits both alike:
 
 * **/history page** -- ``HistoryQueries.member_deals(guild, member, before=hand)``, ten deals and everything the
-  page shows (hands, places, who sat, whether there are more), against the raw lookup of the same index range: the
+  page shows (hands, places, who sat as the deal's row names them, whether there are more), against the raw lookup of the same index range: the
   eleven ``(hand_id, position)`` of ``deal_seats_member`` after the anchor, and nothing else; and the same with a
   game filter (``deal_seats_member_game``);
 * **/stats** -- ``StatsQueries.member_stats(guild, member)``, every figure of every game, against the same range of
@@ -65,6 +65,10 @@ BENCH_DB = "fudaba_bench_history"
 # ---------------------------------------------------------------------------------------------------- the data
 
 
+SEATED = '[["member",0],["member",0],["member",0],["Tanuki",1]]'
+"""Who sat at each deal, as settling writes it (``hand_history.seated``)."""
+
+
 def member_of(table: str, position: str) -> str:
     """The member at a position (0-2) of a table, as SQL: three different members of the pool at each table."""
     return f"({FIRST_MEMBER} + ({table} * 7 + {position} * 131) % {MEMBERS})"
@@ -88,9 +92,10 @@ def load_statements(deals: int, series: Callable[[str], str]) -> list[str]:
         f" {member_of('i', 'p.position')} END, CASE WHEN p.position = 3 THEN 'Tanuki' END, 100, 100, i,"
         f" CASE WHEN p.position < 3 THEN 'member' ELSE 'Tanuki' END FROM {series(str(tables))} CROSS JOIN"
         " (SELECT 0 AS position UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) p",
-        "INSERT INTO hand_history (id, table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
-        f" SELECT i, {table_of}, {GUILD}, {game.format(t=table_of)}, {deal_of},"
-        f" '[' || {a} || ',' || {b} || ',' || (-({a} + {b})) || ',0]', '{{}}', i, 1 FROM {series(str(deals))}",
+        "INSERT INTO hand_history (id, table_id, guild_id, game, deal_no, deltas, summary, created_at, posted,"
+        f" seated) SELECT i, {table_of}, {GUILD}, {game.format(t=table_of)}, {deal_of},"
+        f" '[' || {a} || ',' || {b} || ',' || (-({a} + {b})) || ',0]', '{{}}', i, 1,"
+        f" '{SEATED}' FROM {series(str(deals))}",
         "INSERT INTO deal_seats (hand_id, position, guild_id, user_id, game, seat_id, delta, practice)"
         f" SELECT i, p.position, {GUILD}, {member_of(table_of, 'p.position')}, {game.format(t=table_of)},"
         f" ({table_of} - 1) * 4 + p.position + 1, {delta}, CASE WHEN {table_of} % 10 = 9 THEN 1 ELSE 0 END"

@@ -40,13 +40,11 @@ def _where(entry: DealEntry) -> str:
 
 
 def _names(entry: DealEntry) -> str:
-    return ", ".join(("🤖 " + s.name) if s.is_bot else s.name for s in entry.seats)
+    return ", ".join(("🤖 " + name) if bot else name for name, bot in entry.seats)
 
 
 def _chips(entry: DealEntry) -> int:
-    position = entry.hand.position
-    deltas = entry.hand.deltas
-    return deltas[position] if position is not None and 0 <= position < len(deltas) else 0
+    return entry.hand.delta
 
 
 def message(page: DealsPage, viewer: int, member: discord.abc.User, game: str | None, lang: str) -> dict[str, Any]:

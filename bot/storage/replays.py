@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from bot.storage.models import HandRecord, LogEntry, Seat, Table
+from bot.storage.models import HandRecord, LogEntry, Table
 from bot.storage.tables.base import _seat, _table
 from bot.storage.tx import All, Many, One, Row
 
@@ -35,27 +35,27 @@ LOG_CHUNK = 500
 
 class DealLine(NamedTuple):
     """A settled deal as a history page lists it: a hand history row without its summary (a page never reads one;
-    a replay reads its deal's), with ``position`` the member's seat. (Plain tuples: a page builds ten at each
-    press of ◀ ▶.)"""
+    a replay reads its deal's), with ``position`` the member's seat and ``delta`` their chips. (Plain tuples: a page
+    builds ten at each press of ◀ ▶.)"""
 
     id: int
     table_id: int
     guild_id: int
     game: str
     deal_no: int
-    deltas: tuple[int, ...]
+    delta: int
     created_at: float
     position: int
 
 
 class DealEntry(NamedTuple):
-    """One settled deal in a member's history: the hand (``position`` is the member's seat), where it was played,
-    and who sat (by position)."""
+    """One settled deal in a member's history: the hand, where it was played, and who sat (by position, each
+    ``[name, is a bot (0/1)]`` as the deal's row names them: ``hand_history.seated``, written as it was settled)."""
 
     hand: DealLine
     channel_id: int
     parent_id: int | None
-    seats: tuple[Seat, ...]
+    seats: list[list[Any]]
 
 
 @dataclass(frozen=True)
@@ -99,20 +99,12 @@ def _hand(row: Row, position: int | None = None) -> HandRecord:
     )
 
 
-_SEAT_COLUMNS = (
-    "s.id, s.table_id, s.position, s.user_id, s.bot_name, s.display_name, s.joined_at, s.stack, s.buy_in, s.away"
-)
-"""A seat row of the page's statement, after its kind and key. Each column has the type of the deal row's column in
-its place, as PostgreSQL's UNION wants."""
-
-
 def page_query(
     guild_id: int, user_id: int, *, game: str | None, before: int | None, after: int | None, limit: int
 ) -> tuple[str, tuple[object, ...]]:
-    """The statement of :meth:`HistoryQueries.member_deals` and its parameters. It gives three kinds of rows, told
-    by their first column: 0, a deal of the page (hand id, the member's position, table, deal number, channel, game,
-    deltas, time, thread parent, whether the member has newer deals, and older ones); 1, a member seat of a deal (its
-    hand id, then :data:`_SEAT_COLUMNS`); 2, a bot seat of a table of the page (its table id, then the same)."""
+    """The statement of :meth:`HistoryQueries.member_deals` and its parameters: a row per deal of the page, newest
+    first (hand id, the member's position, table, deal number, game, the member's chips, time, who sat, channel,
+    thread parent, whether the member has newer deals, and older ones)."""
     member = "d.guild_id = ? AND d.user_id = ?" + (" AND d.game = ?" if game is not None else "")
     base: list[object] = [guild_id, user_id, *([game] if game is not None else [])]
     anchor: tuple[str, list[object]] = ("", [])
@@ -129,46 +121,27 @@ def page_query(
     # The limit is written into the statement, not passed: PostgreSQL then knows how few rows the page reads when it
     # plans the statement once for every call (a generic plan), instead of planning it again at each call.
     sql = (
-        f"WITH page AS (SELECT d.hand_id, d.position FROM deal_seats d WHERE {member}{anchor[0]}"
-        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit)}),"
-        " hands AS (SELECT p.hand_id, p.position, h.table_id, h.deal_no, t.channel_id, h.game, h.deltas,"
-        f" h.created_at, t.parent_id, {beyond('>', 'max')} AS newer, {beyond('<', 'min')} AS older"
-        " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id)"
-        " SELECT 0 AS kind, hands.* FROM hands"
-        f" UNION ALL SELECT 1, m.hand_id, {_SEAT_COLUMNS} FROM hands JOIN deal_seats m ON m.hand_id = hands.hand_id"
-        " JOIN seats s ON s.id = m.seat_id"
-        f" UNION ALL SELECT 2, s.table_id, {_SEAT_COLUMNS} FROM (SELECT DISTINCT table_id FROM hands) x"
-        " JOIN seats s ON s.table_id = x.table_id AND s.left_at IS NULL AND s.user_id IS NULL"
+        f"WITH page AS (SELECT d.hand_id, d.position, d.delta FROM deal_seats d WHERE {member}{anchor[0]}"
+        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit)})"
+        " SELECT p.hand_id, p.position, h.table_id, h.deal_no, h.game, p.delta, h.created_at, h.seated,"
+        f" t.channel_id, t.parent_id, {beyond('>', 'max')} AS newer, {beyond('<', 'min')} AS older"
+        " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id"
+        " ORDER BY p.hand_id DESC"
     )
     return sql, (*base, *anchor[1], *base, *base)
 
 
-def _by_position(seat: Seat) -> int:
-    return seat.position
-
-
 def _page(guild_id: int, rows: Sequence[Row]) -> DealsPage:
-    """A page from the rows of :func:`page_query` (read by position: a page is built on every press of ◀ ▶)."""
-    hands: dict[int, tuple[Any, ...]] = {}
-    members: dict[int, list[int]] = {}
-    bots: dict[int, list[int]] = {}
-    seats: dict[int, Seat] = {}
-    for kind, key, *rest in rows:
-        if kind == 0:
-            hands[key] = tuple(rest)
-            continue
-        seat_id, table, position, user, bot, name, joined, stack, buy_in, away = rest
-        if seat_id not in seats:
-            seats[seat_id] = Seat(seat_id, table, position, user, bot, stack, buy_in, bool(away), joined, name)
-        (bots if kind == 2 else members).setdefault(key, []).append(seat_id)
-    if not hands:
+    """A page from the rows of :func:`page_query`, newest first (read by position: a page is built on every press of
+    ◀ ▶)."""
+    if not rows:
         return DealsPage((), False, False)
     entries = []
-    for hand_id in sorted(hands, reverse=True):  # newest first
-        position, table_id, deal_no, channel_id, game, deltas, created_at, parent_id, newer, older = hands[hand_id]
-        line = DealLine(hand_id, table_id, guild_id, game, deal_no, tuple(json.loads(deltas)), created_at, position)
-        sat = sorted((seats[s] for s in (*members.get(hand_id, ()), *bots.get(table_id, ()))), key=_by_position)
-        entries.append(DealEntry(line, channel_id, parent_id, tuple(sat)))
+    newer = older = 0
+    for row in rows:
+        hand_id, position, table_id, deal_no, game, delta, created_at, seated, channel_id, parent_id, newer, older = row
+        line = DealLine(hand_id, table_id, guild_id, game, deal_no, delta, created_at, position)
+        entries.append(DealEntry(line, channel_id, parent_id, json.loads(seated or "[]")))
     return DealsPage(tuple(entries), bool(newer), bool(older))
 
 

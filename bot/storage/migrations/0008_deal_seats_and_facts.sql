@@ -60,3 +60,11 @@ INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
     SELECT hand_id, guild_id, user_id, game, 'lost', delta FROM deal_seats WHERE practice = 0 AND delta < 0;
 INSERT INTO deal_facts_pending (hand_id)
     SELECT DISTINCT hand_id FROM deal_seats WHERE practice = 0;
+
+-- `hand_history.seated`: who sat at the deal, by position, as `[[name, is bot (0/1)], …]` (a member's name as when
+-- they sat down), written by the settling transaction, so a /history page names them without reading their seats.
+ALTER TABLE hand_history ADD COLUMN seated TEXT;
+UPDATE hand_history SET seated = (
+    SELECT json_group_array(json_array(coalesce(s.bot_name, s.display_name, 'player ' || s.user_id), s.user_id IS NULL))
+    FROM (SELECT * FROM seats s WHERE s.table_id = hand_history.table_id AND s.left_at IS NULL ORDER BY s.position) s
+);

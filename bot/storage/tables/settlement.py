@@ -105,10 +105,11 @@ class SettlementOps(TableBase):
             legs = []
         movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
         try:
+            seated = json.dumps([[s.name, int(s.is_bot)] for s in seats], ensure_ascii=False, separators=(",", ":"))
             hand_id = await Insert(
-                "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
-                (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
+                "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted,"
+                " seated) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
+                (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now, seated),
             )
         except IntegrityError as exc:
             raise InvalidState(

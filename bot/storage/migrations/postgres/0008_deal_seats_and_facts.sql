@@ -45,3 +45,10 @@ INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
     SELECT hand_id, guild_id, user_id, game, 'lost', delta FROM deal_seats WHERE practice = 0 AND delta < 0;
 INSERT INTO deal_facts_pending (hand_id)
     SELECT DISTINCT hand_id FROM deal_seats WHERE practice = 0;
+
+ALTER TABLE hand_history ADD COLUMN seated text;
+UPDATE hand_history h SET seated = (
+    SELECT coalesce(json_agg(json_build_array(coalesce(s.bot_name, s.display_name, 'player ' || s.user_id),
+                                              (s.user_id IS NULL)::int) ORDER BY s.position), '[]'::json)::text
+    FROM seats s WHERE s.table_id = h.table_id AND s.left_at IS NULL
+);
