@@ -7,8 +7,9 @@ option map as JSON. Loading a preset is a house-rule change, stored by
 :meth:`~bot.storage.house_rules.HouseRuleOps.set_house_rule` with one audit row; nothing here touches the rules in
 force.
 
-A name is unique per server and game as people read names: compared by :func:`name_key` (NFKC, case-folded), so
-``Short`` and ``ｓｈｏｒｔ`` are one preset; the name is kept as it was typed.
+A name is unique per server and game as people read names: compared by :func:`name_key` (NFKC, spaces collapsed,
+case-folded), so ``Short game``, ``short  game`` and ``ｓｈｏｒｔ ｇａｍｅ`` are one preset; the name is kept as it was
+typed.
 """
 
 # A statement request built but never awaited runs nothing: have mypy say so.
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 def name_key(name: str) -> str:
     """How two preset names are compared: ``Short Game`` and ``short game`` are the same preset."""
-    return unicodedata.normalize("NFKC", name).strip().casefold()
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()
 
 
 @dataclass(frozen=True)

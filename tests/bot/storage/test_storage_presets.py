@@ -74,5 +74,5 @@ async def test_a_game_holds_at_most_the_limit(db: Database) -> None:
 
 
 def test_names_compare_folded() -> None:
-    assert name_key(" Short Game ") == name_key("short game") == name_key("ＳＨＯＲＴ ＧＡＭＥ")
+    assert name_key(" Short  Game ") == name_key("short game") == name_key("ＳＨＯＲＴ ＧＡＭＥ")
     assert name_key("短い") != name_key("短く")
