@@ -1,4 +1,4 @@
-"""A server's rule presets (``rule_presets``, migration 0013): named sets of house-rule options per game.
+"""A server's rule presets (``rule_presets``, migration 0011): named sets of house-rule options per game.
 
 :class:`PresetQueries` wraps a :class:`~bot.storage.Database` (its reads and transactions), as
 :class:`~bot.storage.replays.HistoryQueries` does, so this feature's SQL lives here without growing the database class.

@@ -1,4 +1,4 @@
-"""A server's rule presets in the database (``rule_presets``, migration 0013), on SQLite and PostgreSQL."""
+"""A server's rule presets in the database (``rule_presets``, migration 0011), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
