@@ -1,11 +1,12 @@
-"""``/rules show|set|reset|history``: a server's house rules per game.
+"""``/rules show|set|reset|history``: a server's house rules per game; ``/rules preset …``, named sets of them.
 
 Everyone may read the rules; changing them and reading the audit trail is for moderators
 (checked in the bot: ``/rules`` is one command group, and Discord's default permissions apply to
 a whole group, so they cannot hide ``set`` but leave ``show`` visible). Parsing and validation
 live in ``games.core.house_rules``; every change is stored with its old and new value through
 ``set_house_rule``. Open tables keep the rules they started with: the table manager reads the
-rules in force when ``/play`` opens a table.
+rules in force when ``/play`` opens a table. The preset subcommands are declared at the end of the cog; what they
+do is :mod:`bot.presets.commands`.
 
 No ``from __future__ import annotations`` here: discord.py reads these annotations at import time.
 """
@@ -25,6 +26,7 @@ from bot.cogs.moderation import require_moderator
 from bot.errors import UserError, guarded
 from bot.i18n import t
 from bot.i18n.translator import L
+from bot.presets import commands as presets
 from bot.storage import RuleChange
 from games.core.house_rules import RuleOption, find_option, options, to_data, with_option, without_option
 from games.core.rule_tables import (
@@ -518,6 +520,9 @@ class RulesCog(commands.Cog):
     def _history_line(change: RuleChange, locale: object) -> str:
         who = f"<@{change.actor_id}>" if change.actor_id else "?"
         when = f"<t:{int(change.at)}:f>"
+        loaded = presets.history_line(change, when, who, locale)
+        if loaded is not None:
+            return loaded
         if change.path == ALL_OPTIONS:
             return t("rules.history_reset_all", locale, when=when, who=who)
         key = "rules.history_reset" if change.reset else "rules.history_set"
@@ -530,3 +535,107 @@ class RulesCog(commands.Cog):
             old=show_value(change.old_value),
             new=show_value(change.new_value),
         )
+
+    # ------------------------------------------------------------------ /rules preset … (bot.presets.commands)
+
+    preset = app_commands.Group(
+        name="preset", description=L("Named sets of house rules: save, load, share", "presets.cmd"), parent=rules
+    )
+
+    async def preset_name_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await presets.name_choices(self.bot, interaction, current)
+
+    @preset.command(
+        name="save", description=L("Save this game's house rules as a preset (moderators)", "presets.cmd_save")
+    )
+    @app_commands.describe(
+        game=L("The game", "cmd_economy.rules_game"),
+        name=L("The preset's name (letters, digits, spaces, - _ .; at most 32)", "presets.cmd_name_new"),
+        replace=L("Overwrite a preset of this name (default: no)", "presets.cmd_replace"),
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(name=preset_name_autocomplete)
+    @guarded
+    async def preset_save(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        name: app_commands.Range[str, 1, 100],
+        replace: bool = False,
+    ) -> None:
+        await presets.save(self.bot, interaction, game.value, name, replace)
+
+    @preset.command(
+        name="load",
+        description=L("Make a preset this game's house rules, as one change (moderators)", "presets.cmd_load"),
+    )
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"), name=L("The preset", "presets.cmd_name"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(name=preset_name_autocomplete)
+    @guarded
+    async def preset_load(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await presets.load(self.bot, interaction, game.value, name)
+
+    @preset.command(name="list", description=L("The presets of this server and the bot's own", "presets.cmd_list"))
+    @app_commands.describe(game=L("Only this game (default: every game)", "presets.cmd_list_game"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @guarded
+    async def preset_list(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+        await presets.listing(self.bot, interaction, game.value if game else None)
+
+    @preset.command(
+        name="show", description=L("What a preset sets, and what loading it would change", "presets.cmd_show")
+    )
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"), name=L("The preset", "presets.cmd_name"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(name=preset_name_autocomplete)
+    @guarded
+    async def preset_show(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await presets.show(self.bot, interaction, game.value, name)
+
+    @preset.command(
+        name="delete", description=L("Delete one of this server's presets (moderators)", "presets.cmd_delete")
+    )
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"), name=L("The preset", "presets.cmd_name"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(name=preset_name_autocomplete)
+    @guarded
+    async def preset_delete(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await presets.delete(self.bot, interaction, game.value, name)
+
+    @preset.command(
+        name="export", description=L("A preset as a JSON file, to share (moderators)", "presets.cmd_export")
+    )
+    @app_commands.describe(game=L("The game", "cmd_economy.rules_game"), name=L("The preset", "presets.cmd_name"))
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(name=preset_name_autocomplete)
+    @guarded
+    async def preset_export(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], name: app_commands.Range[str, 1, 100]
+    ) -> None:
+        await presets.export(self.bot, interaction, game.value, name)
+
+    @preset.command(
+        name="import",
+        description=L("Keep a preset from a JSON file as this server's (moderators)", "presets.cmd_import"),
+    )
+    @app_commands.describe(
+        file=L("A preset file from /rules preset export", "presets.cmd_file"),
+        name=L("The name to keep it under (default: the file's)", "presets.cmd_import_name"),
+    )
+    @guarded
+    async def preset_import(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        name: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
+        await presets.import_file(self.bot, interaction, file, name)

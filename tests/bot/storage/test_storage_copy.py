@@ -13,6 +13,7 @@ import pytest
 
 from bot.storage import Database, DealToSettle, LogEntry, PanelRow
 from bot.storage.copy import CopyError, copy_database, verify_copy
+from bot.storage.presets import PresetQueries
 from tests.pg import PgDatabases
 
 GUILD = 10
@@ -75,6 +76,9 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
     await db.set_house_rule(
         GUILD, "oicho", {"arashi_multiplier": 3}, actor_id=MOD, path="arashi_multiplier", old_value=2, new_value=3
     )
+    await PresetQueries(db).save(
+        GUILD, "oicho", "Big Bank", {"bank_cap": 80}, rules_schema="abc", actor_id=MOD, limit=25
+    )
     assert await db.verify_ledger() == []
     return {"finished": finished.id, "lobby": lobby.id, "playing": playing.id, "practice": practice.id}
 
@@ -107,6 +111,7 @@ async def play_on(db: Database, tables: dict[str, int]) -> list[Any]:
     out.append(await db.open_panels(tables["playing"], since=0))
     out.append(await db.get_config(GUILD))
     out.append(await db.house_rule_history(GUILD))
+    out.append(await PresetQueries(db).presets(GUILD))
     out.append(await db.leaderboard(GUILD, limit=20))
     out.append(await db.net_leaderboard(GUILD, "oicho"))
     out.append(await db.house_balance(GUILD))
@@ -153,6 +158,7 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "deal_facts",
         "deal_facts_pending",
         "table_watchers",
+        "rule_presets",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
