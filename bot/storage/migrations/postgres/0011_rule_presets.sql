@@ -1,4 +1,4 @@
--- Rule presets (PostgreSQL's version of ../0013_rule_presets.sql, which explains it).
+-- Rule presets (PostgreSQL's version of ../0011_rule_presets.sql, which explains it).
 CREATE TABLE rule_presets (
     guild_id     bigint NOT NULL,
     game         text   NOT NULL,
