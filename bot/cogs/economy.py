@@ -270,13 +270,14 @@ async def leaderboard_page(
         )
         for rated_entry in rated.entries:
             rating = rated_entry.rating
+            in_season = rated_entry.season_games
             value = t(
-                "ratings.lb_line",
+                "ratings.lb_line" if in_season is None else "ratings.lb_line_season",
                 locale,
                 ordinal=f"{rating.ordinal:.1f}",
                 mu=f"{rating.mu:.2f}",
                 sigma=f"{rating.sigma:.2f}",
-                games=rating.games,
+                games=rating.games if in_season is None else in_season,
                 mark=t("ratings.lb_mark", locale) if rating.provisional else "",
             )
             lines.append(f"**{rated_entry.rank}.** <@{rated_entry.user_id}> — {value}")

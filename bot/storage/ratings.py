@@ -78,9 +78,9 @@ UPSERT_RATING = (
     " model = excluded.model, updated_at = excluded.updated_at"
 )
 UPSERT_SEASON = (
-    "INSERT INTO season_ratings (season_id, game, user_id, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, ?, 1)"
-    " ON CONFLICT (season_id, game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-    " ordinal = excluded.ordinal, games = season_ratings.games + 1"
+    "INSERT INTO season_ratings (season_id, game, user_id, mu, sigma, ordinal, games, rated)"
+    " VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (season_id, game, user_id) DO UPDATE SET mu = excluded.mu,"
+    " sigma = excluded.sigma, ordinal = excluded.ordinal, games = season_ratings.games + 1, rated = excluded.rated"
 )
 PERIOD = "SELECT coalesce(max(id), 0) FROM seasons WHERE guild_id = ? AND reset_ratings = 1"
 RUNNING = "SELECT id FROM seasons WHERE guild_id = ? AND ended_at IS NULL"
@@ -168,10 +168,13 @@ class RatedGame:
 
 @dataclass(frozen=True)
 class RatingEntry:
-    """One line of a rating board: competition rank by ordinal (equal ordinals share a rank)."""
+    """One line of a rating board: competition rank by ordinal (equal ordinals share a rank). On a season's board,
+    ``season_games`` is the member's rated games in the season (the rating's ``games`` counts every game of its
+    period, earlier seasons' included when the season did not reset the ratings)."""
 
     rank: int
     rating: Rating
+    season_games: int | None = None
 
     @property
     def user_id(self) -> int:
@@ -254,7 +257,7 @@ async def rate_game(
     ]
     await Many(UPSERT_RATING, rows_after)
     if season_id is not None:
-        await Many(UPSERT_SEASON, [(season_id, game, c.user_id, *c.after, ordinal(*c.after)) for c in changes.values()])
+        await Many(UPSERT_SEASON, [(season_id, game, *row[3:8]) for row in rows_after])
     return RatedGame(rated_id, guild_id, game, source, period, season_id, tuple(place), tuple(changes.values()))
 
 
@@ -317,8 +320,8 @@ class _Replay:
 
     ratings: dict[tuple[int, int], tuple[float, float, int, float]]
     """(period, member) → mu, sigma, games, when last rated."""
-    seasons: dict[tuple[int, int], tuple[float, float, int]]
-    """(season, member) → mu, sigma, games in the season."""
+    seasons: dict[tuple[int, int], tuple[float, float, int, int]]
+    """(season, member) → mu, sigma, games in the season, games the rating counts."""
     places: list[tuple[float, float, float, float, int, int]]
     """Each member seat's rating before and after, with its (rated game, position)."""
 
@@ -334,8 +337,8 @@ def replay(games: Sequence[tuple[int, int, int | None, float, Sequence[tuple[int
             games_before = out.ratings.get((period, user), (MU, SIGMA, 0, 0.0))[2]
             out.ratings[(period, user)] = (*a, games_before + 1, finished_at)
             if season_id is not None:
-                in_season = out.seasons.get((season_id, user), (MU, SIGMA, 0))[2]
-                out.seasons[(season_id, user)] = (*a, in_season + 1)
+                in_season = out.seasons.get((season_id, user), (MU, SIGMA, 0, 0))[2]
+                out.seasons[(season_id, user)] = (*a, in_season + 1, games_before + 1)
             out.places.append((*b, *a, rated_id, position))
     return out
 
@@ -412,7 +415,7 @@ class RatingQueries:
                 columns, model = "user_id, mu, sigma, ordinal, games, model", None
             else:
                 table, where, params = "season_ratings", "season_id = ? AND game = ?", (season_id, game)
-                columns, model = "user_id, mu, sigma, ordinal, games", MODEL_NAME
+                columns, model = "user_id, mu, sigma, ordinal, rated AS games, games AS season_games", MODEL_NAME
             total = await Scalar(f"SELECT count(*) FROM {table} WHERE {where}", params)
             rows = await All(
                 f"SELECT {columns} FROM {table} WHERE {where} ORDER BY ordinal DESC, user_id LIMIT ? OFFSET ?",
@@ -430,7 +433,8 @@ class RatingQueries:
                     )
                 else:
                     rank = offset + i + 1
-                entries.append(RatingEntry(rank, _rating(row, game, model)))
+                in_season = None if season_id is None else int(row["season_games"])
+                entries.append(RatingEntry(rank, _rating(row, game, model), in_season))
             return RatingPage(tuple(entries), int(total), offset, limit)
 
         return await self.db._read(read)
@@ -456,7 +460,7 @@ class _Source:
     places: set[tuple[float, float, float, float, int, int]]
     """Each member seat's stored rating before and after, with its (rated game, position)."""
     ratings: dict[tuple[int, int], tuple[float, float, float, int, str, float]]
-    seasons: dict[tuple[int, int], tuple[float, float, float, int]]
+    seasons: dict[tuple[int, int], tuple[float, float, float, int, int]]
 
 
 async def _rebuild_source(guild_id: int, game: str) -> _Source:
@@ -502,7 +506,13 @@ async def _rebuild_source(guild_id: int, game: str) -> _Source:
             for r in stored
         },
         {
-            (r["season_id"], r["user_id"]): (float(r["mu"]), float(r["sigma"]), float(r["ordinal"]), int(r["games"]))
+            (r["season_id"], r["user_id"]): (
+                float(r["mu"]),
+                float(r["sigma"]),
+                float(r["ordinal"]),
+                int(r["games"]),
+                int(r["rated"]),
+            )
             for r in seasons
         },
     )
@@ -521,7 +531,9 @@ async def _write_rebuild(guild_id: int, game: str, source: _Source, done: _Repla
         key: (mu, sigma, ordinal(mu, sigma), games, MODEL_NAME, at)
         for key, (mu, sigma, games, at) in done.ratings.items()
     }
-    seasons = {key: (mu, sigma, ordinal(mu, sigma), games) for key, (mu, sigma, games) in done.seasons.items()}
+    seasons = {
+        key: (mu, sigma, ordinal(mu, sigma), games, rated) for key, (mu, sigma, games, rated) in done.seasons.items()
+    }
     wrong = sum(1 for key in ratings.keys() | source.ratings.keys() if ratings.get(key) != source.ratings.get(key))
     if wrong:
         await Exec("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
@@ -538,8 +550,8 @@ async def _write_rebuild(guild_id: int, game: str, source: _Source, done: _Repla
             (game, guild_id),
         )
         await Many(
-            "INSERT INTO season_ratings (season_id, game, user_id, mu, sigma, ordinal, games)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO season_ratings (season_id, game, user_id, mu, sigma, ordinal, games, rated)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(season, game, user, *values) for (season, user), values in sorted(seasons.items())],
         )
     differed = wrong + wrong_seasons

@@ -72,8 +72,9 @@ CREATE TABLE ratings (
 ) WITHOUT ROWID;
 CREATE INDEX ratings_board ON ratings (guild_id, game, period, ordinal DESC, user_id);
 
--- `season_ratings`: a member's rating after their last rated game of a season (`games`: their rated games in it),
--- written with each rated game, so a season's board, running or past, is one index range.
+-- `season_ratings`: a member's rating after their last rated game of a season (`games`: their rated games in it;
+-- `rated`: the games that rating counts, earlier seasons' included when it was not reset), written with each rated
+-- game, so a season's board, running or past, is one index range.
 CREATE TABLE season_ratings (
     season_id INTEGER NOT NULL REFERENCES seasons (id),
     game      TEXT    NOT NULL,
@@ -82,6 +83,7 @@ CREATE TABLE season_ratings (
     sigma     REAL    NOT NULL CHECK (sigma > 0),
     ordinal   REAL    NOT NULL,
     games     INTEGER NOT NULL CHECK (games >= 1),
+    rated     INTEGER NOT NULL CHECK (rated >= games),
     PRIMARY KEY (season_id, game, user_id)
 ) WITHOUT ROWID;
 CREATE INDEX season_ratings_board ON season_ratings (season_id, game, ordinal DESC, user_id);

@@ -280,7 +280,7 @@ async def test_a_rebuild_from_the_stored_standings_gives_the_same_numbers(db: Da
 
     # The check can fail: a rating, a season's rating and a stored "after" changed by hand are found and corrected.
     await db._exec("UPDATE ratings SET mu = mu + 1 WHERE user_id = 1 AND game = 'oicho'")
-    await db._exec("UPDATE season_ratings SET games = games + 1 WHERE user_id = 2")
+    await db._exec("UPDATE season_ratings SET mu = mu - 1 WHERE user_id = 2")
     await db._exec("UPDATE rated_places SET sigma_after = 1.0 WHERE position = 0 AND user_id IS NOT NULL")
     fixed = sum([(await queries.rebuild(GUILD, game)).differed for game in ("oicho", "ofc")])
     assert fixed >= 3

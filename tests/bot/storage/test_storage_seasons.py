@@ -175,7 +175,8 @@ async def test_ratings_in_seasons_and_a_reset(db: Database) -> None:
     alice = await rating_of(db, 1)
     assert alice[2] == 3  # the ratings carry on across a season without a reset
     board = await queries.board(GUILD, "oicho", season_id=spring.id)
-    assert {e.user_id: e.rating.games for e in board.entries} == {1: 2, 2: 1, 3: 1}
+    assert {e.user_id: e.season_games for e in board.entries} == {1: 2, 2: 1, 3: 1}
+    assert {e.user_id: e.rating.games for e in board.entries} == {1: 3, 2: 2, 3: 1}  # the games each rating counts
     assert next(e for e in board.entries if e.user_id == 1).rating.mu == alice[0]
     await seasons.end(GUILD, actor_id=MOD)
 

@@ -67,6 +67,7 @@ CREATE TABLE season_ratings (
     sigma     double precision NOT NULL CHECK (sigma > 0),
     ordinal   double precision NOT NULL,
     games     bigint NOT NULL CHECK (games >= 1),
+    rated     bigint NOT NULL CHECK (rated >= games),
     PRIMARY KEY (season_id, game, user_id)
 );
 CREATE INDEX season_ratings_board ON season_ratings (season_id, game, ordinal DESC, user_id);
