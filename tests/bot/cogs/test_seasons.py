@@ -201,3 +201,45 @@ async def test_a_season_that_resets_ratings_keeps_the_old_boards(world: Any) -> 
     shown = await rating_fields(world.alice, world)
     assert shown["Luk Fu · provisional"].startswith(f"Rating **{figure(tied.ordinal())}** · rank **1** of 3")
     assert "rated games: 1" in shown["Luk Fu · provisional"]
+
+
+async def test_season_boards_page_with_buttons_that_survive_a_restart(world: Any, database: Any, clock: Any) -> None:
+    from tests.bot.conftest import make_bot
+    from tests.bot.storage.test_storage_ratings import finished_table
+
+    await start(world, "Spring")
+    members = [world.guild.add_member(world.env.create_user(f"p{i:02}")) for i in range(12)]
+    for i in range(0, 12, 2):  # six two-member OFC games: the first of each pair wins 5, 15, … 55 chips
+        won = 5 * (i + 1)
+        await finished_table(
+            database, "ofc", [members[i].id, members[i + 1].id], [100 + won, 100 - won], guild=world.guild.id
+        )
+    chips = await world.alice.slash(world.channel, "leaderboard", season="Spring")
+    ratings = await world.alice.slash(world.channel, "leaderboard", game="ofc", by="rating", season="Spring")
+    for board in (chips, ratings):
+        assert "Page 1 of 2 · 12 members" in board_text(board)
+    ids = [c["custom_id"] for row in ratings.response.components for c in row["components"]]
+    assert all(i.startswith(f"fdb:lb:{world.guild.id}:ofc:") and i.endswith(":r:1") for i in ids), ids
+
+    await world.env.restart_bot(make_bot(database, clock))
+    await world.bob.click(chips.response, label="Next")
+    text = embed_text(shown(world, chips))
+    assert "chips won · season Spring" in text and "Page 2 of 2 · 12 members" in text
+    assert [line for line in text.splitlines() if line.startswith("**")] == [
+        f"**11.** <@{members[9].id}> — -45 chips over 1 deals",
+        f"**12.** <@{members[11].id}> — -55 chips over 1 deals",
+    ]
+    await world.bob.click(ratings.response, label="Next")
+    text = embed_text(shown(world, ratings))
+    # Every winner has the same rating (one game each from the start), and so has every loser: six share 1st, six
+    # share 7th, in order of member id.
+    assert "rating at Open-Face Chinese Poker · season Spring" in text and "Page 2 of 2 · 12 members" in text
+    losers = sorted(members[i].id for i in range(1, 12, 2))
+    assert [line.split(" — ")[0] for line in text.splitlines() if line.startswith("**")] == [
+        f"**7.** <@{user}>" for user in losers[4:]
+    ]
+
+
+def shown(world: Any, result: Any) -> Any:
+    """The message a command posted, as it reads now (after its buttons edited it)."""
+    return next(m for m in world.channel.history(viewer=world.bob) if m.id == result.response.id)
