@@ -45,6 +45,9 @@ NAME_LIMIT = 40
 """The longest season name, in characters."""
 ALL_GAMES = "*"
 """``season_chips.game`` of a member's chips over every game."""
+DEALS = "deal_seats INDEXED BY deal_seats_guild"
+"""A season's deals are one range of this index, which holds every column read (SQLite's planner, without statistics,
+might otherwise group along a member's index; PostgreSQL gets the statement without the hint)."""
 
 
 @dataclass(frozen=True)
@@ -230,12 +233,14 @@ class SeasonQueries:
             where, params = _chips_range(ended, None)
             await Exec(
                 "INSERT INTO season_chips (season_id, game, user_id, net, deals)"
-                f" SELECT CAST(? AS BIGINT), game, user_id, sum(delta), count(*) FROM deal_seats WHERE {where} GROUP BY game, user_id",
+                f" SELECT CAST(? AS BIGINT), game, user_id, sum(delta), count(*) FROM {DEALS} WHERE {where}"
+                " GROUP BY game, user_id",
                 (running.id, *params),
             )
             await Exec(
                 "INSERT INTO season_chips (season_id, game, user_id, net, deals)"
-                f" SELECT CAST(? AS BIGINT), CAST(? AS TEXT), user_id, sum(delta), count(*) FROM deal_seats WHERE {where} GROUP BY user_id",
+                " SELECT CAST(? AS BIGINT), CAST(? AS TEXT), user_id, sum(delta), count(*)"
+                f" FROM {DEALS} WHERE {where} GROUP BY user_id",
                 (running.id, ALL_GAMES, *params),
             )
             return ended
@@ -280,8 +285,7 @@ class SeasonQueries:
             where, params = _chips_range(season, game)
             rows = await self.db._read(
                 lambda: All(
-                    f"SELECT user_id, sum(delta) AS net, count(*) AS deals FROM deal_seats WHERE {where}"
-                    " GROUP BY user_id",
+                    f"SELECT user_id, sum(delta) AS net, count(*) AS deals FROM {DEALS} WHERE {where} GROUP BY user_id",
                     params,
                 )
             )
@@ -319,8 +323,8 @@ class SeasonQueries:
         where, params = _chips_range(season, None)
 
         async def read() -> SeasonFigures:
-            deals = await Scalar(f"SELECT count(DISTINCT hand_id) FROM deal_seats WHERE {where}", params)
-            members = await Scalar(f"SELECT count(DISTINCT user_id) FROM deal_seats WHERE {where}", params)
+            deals = await Scalar(f"SELECT count(DISTINCT hand_id) FROM {DEALS} WHERE {where}", params)
+            members = await Scalar(f"SELECT count(DISTINCT user_id) FROM {DEALS} WHERE {where}", params)
             rated = await Scalar("SELECT count(*) FROM rated_games WHERE season_id = ?", (season.id,))
             return SeasonFigures(int(deals or 0), int(rated or 0), int(members or 0))
 
