@@ -1,6 +1,6 @@
 """Skill ratings (``/rating``, ``/leaderboard by:rating``, ``/ratings rebuild``): openskill's Plackett-Luce model
 (Weng-Lin, made for many players and ties), one rating per member per game per server and rating period, updated
-once per finished game from its final standings (migration 0011).
+once per finished game from its final standings (migration 0012).
 
 What is rated. A table's game that ended by itself (its engine over: the closing written with its last move, in
 :meth:`~bot.storage.tables.log.LogOps.append_step`), at a chip table, with at least two members seated: not a

@@ -1,5 +1,5 @@
 """Seasons (``/season start|end|show``, ``/leaderboard … season:``): a server's fresh starts, and the boards of each
-season, running or past (migration 0011).
+season, running or past (migration 0012).
 
 A moderator starts a season (at most one runs in a server at a time; names are unique in a server, whatever their
 case) and ends it. A season counts the chip deals settled while it ran: the deals whose hand ids are from

@@ -1,4 +1,4 @@
-"""bot/storage/ratings.py and migration 0011 on both backends: a finished table's game rated in its closing
+"""bot/storage/ratings.py and migration 0012 on both backends: a finished table's game rated in its closing
 transaction, exactly as openskill rates the same standings (computed here with openskill itself, at its default
 parameters); ties; what is not rated (practice tables, fewer than two members, bots, stopped tables); the stored
 standings rebuilt into the same numbers; a closing never written without its rating, nor rated twice."""

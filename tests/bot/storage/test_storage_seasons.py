@@ -1,4 +1,4 @@
-"""bot/storage/seasons.py and migration 0011 on both backends: starting and ending seasons, with and without resets
+"""bot/storage/seasons.py and migration 0012 on both backends: starting and ending seasons, with and without resets
 (balances brought to the starting balance by ledger movements that sum to zero; ratings begun afresh, the old kept),
 the chips won and ratings of a season, running and past, and what is refused."""
 
