@@ -21,6 +21,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
     [
         ("bench_action.py", ["8"], "one action with the table redrawn / trivial handler:"),
         ("bench_restart.py", ["2"], "restart, first button answered:"),
+        ("bench_rating.py", ["20"], "storage rate / (openskill rate + bare write on the loop):"),
     ],
 )
 def test_a_bot_benchmark_runs_to_the_end(script: str, args: list[str], last_words: str) -> None:

@@ -9,8 +9,22 @@ from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
 from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
+from bot.cogs.ratings import RatingsCog
 from bot.cogs.rules import RulesCog
+from bot.cogs.seasons import SeasonsCog
 from bot.cogs.stats import StatsCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog, ExportCog]
+COGS = [
+    PlayCog,
+    EconomyCog,
+    ModerationCog,
+    RulesCog,
+    HowtoCog,
+    LearnCog,
+    HistoryCog,
+    StatsCog,
+    ExportCog,
+    RatingsCog,
+    SeasonsCog,
+]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

@@ -1,5 +1,9 @@
 """``/balance``, ``/daily``, ``/give`` and ``/leaderboard``: a member's chips in this server.
 
+``/leaderboard`` ranks by chips (balances, or net winnings at one game) or, ``by:rating``, by skill rating at one game
+(:mod:`bot.storage.ratings`); ``season:<name>`` gives a season's board instead: the chips won in it, or the ratings
+as they stood after each member's last game of it (:mod:`bot.storage.seasons`).
+
 Wallets are per guild and belong to members only: Discord bots and the game's bot players never
 get one, so they never appear on a leaderboard. Every chip movement goes through ``bot.storage``
 (one transaction with a ledger row); the interaction id is the idempotency key, so a retried
@@ -16,10 +20,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.seasons import season_names
 from bot.errors import UserError, guarded
 from bot.i18n import lang_of, t
 from bot.i18n.translator import L
 from bot.storage import LeaderboardPage
+from bot.storage.ratings import RatingQueries
+from bot.storage.seasons import Season, SeasonQueries
 from games.registry import all_games
 
 if TYPE_CHECKING:
@@ -32,6 +39,11 @@ COLOUR = discord.Colour.gold()
 
 GAME_CHOICES = [
     app_commands.Choice(name=L(spec.name_en, f"cmd.game_{gid}"), value=gid) for gid, spec in all_games().items()
+]
+CHIPS, RATING = "chips", "rating"
+BY_CHOICES = [
+    app_commands.Choice(name=L("chips", "ratings.by_chips"), value=CHIPS),
+    app_commands.Choice(name=L("rating", "ratings.by_rating"), value=RATING),
 ]
 
 
@@ -196,13 +208,28 @@ class EconomyCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        game=L("Rank by net winnings at this game instead of by balance", "cmd_economy.leaderboard_game")
+        game=L("Rank by net winnings at this game instead of by balance", "cmd_economy.leaderboard_game"),
+        by=L("Rank by chips (the default) or by skill rating (needs a game)", "ratings.cmd_lb_by"),
+        season=L("Only this season's board (chips won in it, or rating)", "seasons.cmd_lb_season"),
     )
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES)
+    @app_commands.autocomplete(season=season_names)
     @guarded
-    async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None) -> None:
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str] | None = None,
+        by: app_commands.Choice[str] | None = None,
+        season: str | None = None,
+    ) -> None:
         guild_id = _guild_id(interaction)
-        embed, view = await leaderboard_page(self.bot, guild_id, game.value if game else None, 0, interaction.locale)
+        ranking = by.value if by else CHIPS
+        if ranking == RATING and game is None:
+            raise UserError("ratings.lb_needs_game")
+        season_id = (await SeasonQueries(self.bot.db).find(guild_id, season)).id if season else None
+        embed, view = await leaderboard_page(
+            self.bot, guild_id, game.value if game else None, 0, interaction.locale, by=ranking, season_id=season_id
+        )
         if view is None:
             await interaction.response.send_message(embed=embed)
         else:
@@ -210,77 +237,164 @@ class EconomyCog(commands.Cog):
 
 
 async def leaderboard_page(
-    bot: "FudabaBot", guild_id: int, game: str | None, page: int, locale: object
+    bot: "FudabaBot",
+    guild_id: int,
+    game: str | None,
+    page: int,
+    locale: object,
+    *,
+    by: str = CHIPS,
+    season_id: int | None = None,
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """One page of the board as an embed, with Previous/Next buttons when there is more than one page."""
+    """One page of the board as an embed, with Previous/Next buttons when there is more than one page.
+
+    ``by`` chips: balances, or net winnings at ``game``; with a season, the chips won in it (of ``game``, or all).
+    ``by`` rating (``game`` needed): the server's current ratings at ``game``, or the season's."""
     db = bot.db
-    board: LeaderboardPage = (
-        await db.net_leaderboard(guild_id, game, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
-        if game
-        else await db.leaderboard(guild_id, offset=page * PAGE_SIZE, limit=PAGE_SIZE)
-    )
-    pages = max(1, math.ceil(board.total / PAGE_SIZE))
-    if page >= pages and page > 0:  # the board shrank since the button was drawn: show the last page
-        return await leaderboard_page(bot, guild_id, game, pages - 1, locale)
-    title = t("economy.lb_title_game", locale, game=game_name(game, locale)) if game else t("economy.lb_title", locale)
-    lines = []
-    for entry in board.entries:
-        if game:
-            value = t("economy.lb_net", locale, net=f"{entry.value:+,}", deals=entry.deals_played or 0)
+    season: Season | None = None
+    if season_id is not None:
+        season = await SeasonQueries(db).get(season_id)
+        if season is None or season.guild_id != guild_id:
+            raise UserError("economy.lb_stale")
+    offset = page * PAGE_SIZE
+    lines: list[str] = []
+    if by == RATING:
+        assert game is not None
+        rated = await RatingQueries(db).board(guild_id, game, season_id=season_id, offset=offset, limit=PAGE_SIZE)
+        total = rated.total
+        names = {"game": game_name(game, locale)}
+        title = (
+            t("ratings.lb_title_season", locale, season=season.name, **names)
+            if season
+            else t("ratings.lb_title", locale, **names)
+        )
+        for rated_entry in rated.entries:
+            rating = rated_entry.rating
+            in_season = rated_entry.season_games
+            value = t(
+                "ratings.lb_line" if in_season is None else "ratings.lb_line_season",
+                locale,
+                ordinal=f"{rating.ordinal:.1f}",
+                mu=f"{rating.mu:.2f}",
+                sigma=f"{rating.sigma:.2f}",
+                games=rating.games if in_season is None else in_season,
+                mark=t("ratings.lb_mark", locale) if rating.provisional else "",
+            )
+            lines.append(f"**{rated_entry.rank}.** <@{rated_entry.user_id}> — {value}")
+    else:
+        board: LeaderboardPage
+        if season is not None:
+            board = await SeasonQueries(db).chips_board(season, game, offset=offset, limit=PAGE_SIZE)
+            title = (
+                t("seasons.lb_title_game", locale, game=game_name(game, locale), season=season.name)
+                if game
+                else t("seasons.lb_title", locale, season=season.name)
+            )
+        elif game:
+            board = await db.net_leaderboard(guild_id, game, offset=offset, limit=PAGE_SIZE)
+            title = t("economy.lb_title_game", locale, game=game_name(game, locale))
         else:
-            value = t("economy.lb_chips", locale, amount=chips(entry.value))
-        lines.append(f"**{entry.rank}.** <@{entry.user_id}> — {value}")
+            board = await db.leaderboard(guild_id, offset=offset, limit=PAGE_SIZE)
+            title = t("economy.lb_title", locale)
+        total = board.total
+        for entry in board.entries:
+            if game or season:
+                value = t("economy.lb_net", locale, net=f"{entry.value:+,}", deals=entry.deals_played or 0)
+            else:
+                value = t("economy.lb_chips", locale, amount=chips(entry.value))
+            lines.append(f"**{entry.rank}.** <@{entry.user_id}> — {value}")
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    if page >= pages and page > 0:  # the board shrank since the button was drawn: show the last page
+        return await leaderboard_page(bot, guild_id, game, pages - 1, locale, by=by, season_id=season_id)
     embed = discord.Embed(title=title, colour=COLOUR, description="\n".join(lines) or t("economy.lb_empty", locale))
-    embed.set_footer(text=t("economy.lb_footer", locale, page=page + 1, pages=pages, total=board.total))
+    embed.set_footer(text=t("economy.lb_footer", locale, page=page + 1, pages=pages, total=total))
     if pages == 1:
         return embed, None
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        LeaderboardButton(guild_id, game, page - 1, "p", label=t("economy.previous", locale), disabled=page == 0)
-    )
-    view.add_item(
-        LeaderboardButton(guild_id, game, page + 1, "n", label=t("economy.next", locale), disabled=page + 1 >= pages)
-    )
+    for target, direction, label, disabled in (
+        (page - 1, "p", t("economy.previous", locale), page == 0),
+        (page + 1, "n", t("economy.next", locale), page + 1 >= pages),
+    ):
+        view.add_item(
+            LeaderboardButton(
+                guild_id, game, target, direction, label=label, disabled=disabled, by=by, season_id=season_id
+            )
+        )
     return embed, view
 
 
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"fdb:lb:(?P<guild>\d+):(?P<game>[a-z0-9_]+|-):(?P<page>-?\d+):(?P<dir>[pn])",
+    template=r"fdb:lb:(?P<guild>\d+):(?P<game>[a-z0-9_]+|-):(?P<page>-?\d+):(?P<dir>[pn])(?::(?P<by>[cr]):(?P<season>\d+))?",
 ):
-    """Previous/Next on a leaderboard: ``fdb:lb:<guild>:<game or ->:<target page>:<p|n>``.
+    """Previous/Next on a leaderboard: ``fdb:lb:<guild>:<game or ->:<target page>:<p|n>``, then for a rating or a
+    season's board ``:<c|r>:<season id or 0>`` (a chips board without a season keeps the id it always had, so buttons
+    posted before seasons existed still work).
 
     The direction letter keeps the two buttons' ids distinct when both are disabled at an edge.
     """
 
     def __init__(
-        self, guild_id: int, game: str | None, page: int, direction: str, *, label: str = "", disabled: bool = False
+        self,
+        guild_id: int,
+        game: str | None,
+        page: int,
+        direction: str,
+        *,
+        label: str = "",
+        disabled: bool = False,
+        by: str = CHIPS,
+        season_id: int | None = None,
     ) -> None:
         emoji = "◀️" if direction == "p" else "▶️"
+        custom_id = f"fdb:lb:{guild_id}:{game or NO_GAME}:{page}:{direction}"
+        if by != CHIPS or season_id is not None:
+            custom_id += f":{'r' if by == RATING else 'c'}:{season_id or 0}"
         super().__init__(
             discord.ui.Button(
                 label=label or None,
                 emoji=emoji,
                 style=discord.ButtonStyle.secondary,
                 disabled=disabled,
-                custom_id=f"fdb:lb:{guild_id}:{game or NO_GAME}:{page}:{direction}",
+                custom_id=custom_id,
             )
         )
         self.guild_id = guild_id
         self.game = game
         self.page = page
+        self.by = by
+        self.season_id = season_id
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> "LeaderboardButton":
         game = match["game"]
-        return cls(int(match["guild"]), None if game == NO_GAME else game, int(match["page"]), match["dir"])
+        by = RATING if match["by"] == "r" else CHIPS
+        season = int(match["season"]) if match["season"] else 0
+        return cls(
+            int(match["guild"]),
+            None if game == NO_GAME else game,
+            int(match["page"]),
+            match["dir"],
+            by=by,
+            season_id=season or None,
+        )
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         if interaction.guild_id != self.guild_id or (self.game and self.game not in all_games()):
             raise UserError("economy.lb_stale")
+        if self.by == RATING and self.game is None:
+            raise UserError("economy.lb_stale")
         bot: FudabaBot = interaction.client  # type: ignore[assignment]
-        embed, view = await leaderboard_page(bot, self.guild_id, self.game, max(0, self.page), interaction.locale)
+        embed, view = await leaderboard_page(
+            bot,
+            self.guild_id,
+            self.game,
+            max(0, self.page),
+            interaction.locale,
+            by=self.by,
+            season_id=self.season_id,
+        )
         await interaction.response.edit_message(embed=embed, view=view)

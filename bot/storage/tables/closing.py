@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bot.storage.core import Leg
 from bot.storage.errors import InvalidState, InvalidValue
 from bot.storage.models import ACTIVE_STATUSES, Closure, Table, TableStatus, dump_outcome, load_outcome
+from bot.storage.ratings import rate_table
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Exec
 
@@ -26,8 +27,13 @@ class ClosingOps(TableBase):
         actor_id: int | None,
         now: float,
         pot_back: Sequence[int] | None = None,
+        *,
+        finished: bool = False,
     ) -> Closure:
         """Pay every stack back (members' to wallets under ``reason``, bots' to the house) and set ``status``.
+
+        ``finished``: the game ended by itself (not stopped): it is rated from the final stacks in this same
+        transaction (:func:`bot.storage.ratings.rate_table`), so a closing is never written without its rating.
 
         A table whose pot holds chips first pays it back to its seats: ``pot_back`` says how much each seat
         position gets (the game's :meth:`Engine.stop_result`, in chips), and must add up to the pot.
@@ -61,6 +67,8 @@ class ClosingOps(TableBase):
                 )
             seats = tuple(dataclasses.replace(s, stack=s.stack + b) for s, b in zip(table.seats, back, strict=True))
             table = dataclasses.replace(table, seats=seats, pot=0)
+        if finished:
+            await rate_table(table, now)
         members = [s for s in table.seats if s.user_id is not None and s.stack]
         bots = [s for s in table.seats if s.user_id is None and s.stack]
         funded = not table.practice

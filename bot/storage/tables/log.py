@@ -107,7 +107,7 @@ class LogOps(SettlementOps, ClosingOps):
             closure = None
             if close:
                 ending = await self._table_row(table_id)
-                closure = await self._finish(ending, "ended", "cash_out", f"close:{table_id}", None, now)
+                closure = await self._finish(ending, "ended", "cash_out", f"close:{table_id}", None, now, finished=True)
             elif checkpoint is None:
                 # The seats now to act began their decisions now (the turn timer counts from here after a restart).
                 await Exec("UPDATE tables SET updated_at = ?, turn_started_at = ? WHERE id = ?", (now, now, table_id))

@@ -159,6 +159,12 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "deal_facts_pending",
         "table_watchers",
         "rule_presets",
+        "seasons",
+        "rated_games",
+        "rated_places",
+        "ratings",
+        "season_ratings",
+        "season_chips",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
