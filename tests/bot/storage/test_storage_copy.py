@@ -13,6 +13,7 @@ import pytest
 
 from bot.storage import Database, DealToSettle, LogEntry, PanelRow
 from bot.storage.copy import CopyError, copy_database, verify_copy
+from bot.storage.limits import LimitsQueries
 from tests.pg import PgDatabases
 
 GUILD = 10
@@ -75,6 +76,12 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
     await db.set_house_rule(
         GUILD, "oicho", {"arashi_multiplier": 3}, actor_id=MOD, path="arashi_multiplier", old_value=2, new_value=3
     )
+    limits = LimitsQueries(db)
+    await limits.exclude(GUILD, 3, until=clock.now + 7 * 86400)
+    await limits.set_loss_limit(GUILD, 1, "daily", 500)
+    await limits.set_loss_limit(GUILD, 1, "daily", 900)  # a pending raise
+    await limits.set_stake_limit(GUILD, 0, max_stake=20, max_buy_in=2000, actor_id=MOD)
+    await limits.set_stake_limit(GUILD, 4242, max_stake=50, actor_id=MOD)
     assert await db.verify_ledger() == []
     return {"finished": finished.id, "lobby": lobby.id, "playing": playing.id, "practice": practice.id}
 
@@ -153,6 +160,8 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "deal_facts",
         "deal_facts_pending",
         "table_watchers",
+        "member_limits",
+        "stake_limits",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
