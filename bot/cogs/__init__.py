@@ -7,10 +7,11 @@ from bot.cogs.export import ExportCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
+from bot.cogs.limits import LimitsCog
 from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
 from bot.cogs.stats import StatsCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog, ExportCog]
+COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog, ExportCog, LimitsCog]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""
