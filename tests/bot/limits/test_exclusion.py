@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from bot.storage.limits import DAY
+from bot.ui import adapters
 from tests.bot.conftest import LOCALES
 from tests.bot.limits.kit import button_ids, told
 from tests.bot.tables.driver import forge_click, live_table, lobby_message, play_until
@@ -223,3 +224,36 @@ async def test_excluded_mid_game_plays_it_to_the_end_then_is_refused(world: Any,
     await bob.slash(world.channel, "play", game="oicho")
     join = await alice.click(lobby_message(world), label="Join")
     assert f"<t:{until}:f>" in told(join) and live_table(world).seat_of(alice.id) is None
+
+
+async def test_a_warning_confirmed_after_a_restart_still_excludes(world: Any, database: Any, clock: Any) -> None:
+    from tests.bot.conftest import make_bot
+
+    until = int(clock.now + 7 * DAY)
+    warning = await world.alice.slash(world.channel, "limits exclude", period=7)
+    await world.env.restart_bot(make_bot(database, clock))
+    clock.advance(60)
+    confirmed = await world.alice.click(warning.response, label="Exclude me")
+    assert f"until <t:{until}:f>" in confirmed.response.content  # the end the warning said, not a minute later
+    refused = await world.alice.slash(world.channel, "play", game="oicho")
+    assert f"<t:{until}:f>" in told(refused)
+
+
+async def test_excluded_in_a_lobby_keeps_the_seat_for_that_game(world: Any) -> None:
+    await world.bob.slash(world.channel, "play", game="oicho")
+    await world.alice.click(lobby_message(world), label="Join")
+    await exclude(world, world.alice, period=1)
+    await world.bob.click(lobby_message(world), label="Start")
+    table = live_table(world)
+    assert table.status == "playing" and table.seat_of(world.alice.id) == 1
+
+
+@pytest.mark.parametrize("game", sorted(adapters()))
+async def test_every_game_refuses_an_excluded_member(world: Any, clock: Any, game: str) -> None:
+    until = int(clock.now + DAY)
+    await exclude(world, world.alice, period=1)
+    refused = await world.alice.slash(world.channel, "play", game=game)
+    assert f"<t:{until}:f>" in told(refused) and world.env.bot.tables.tables == {}
+    await world.bob.slash(world.channel, "play", game=game)
+    join = await world.alice.click(lobby_message(world), label="Join")
+    assert f"<t:{until}:f>" in told(join) and live_table(world).seat_of(world.alice.id) is None

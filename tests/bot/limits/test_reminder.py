@@ -82,3 +82,14 @@ async def test_turning_it_off(world: Any, clock: Any) -> None:
     await start_oicho(world)
     clock.advance(3 * 3600)
     assert "Reminder" not in below(await open_panel(world, world.alice))
+
+
+async def test_a_correspondence_table_has_no_reminder(world: Any, clock: Any) -> None:
+    await world.alice.slash(world.channel, "limits reminder", every=15)
+    await world.alice.slash(world.channel, "play", game="oicho", pace="correspondence", hours=24)
+    table = live_table(world)
+    lobby = world.channel.last_message
+    await world.bob.click(lobby, custom_id=f"fdb:{table.id}:lobby:join")
+    await world.alice.click(lobby, custom_id=f"fdb:{table.id}:lobby:start")
+    clock.advance(3 * 3600)
+    assert "Reminder" not in below(await open_panel(world, world.alice))
