@@ -173,6 +173,16 @@ def _member(guild_id: int, user_id: int, row: Row | None) -> MemberLimits:
 
 
 _MEMBER = "SELECT * FROM member_limits WHERE guild_id = ? AND user_id = ?"
+LOSSES = (
+    "SELECT m.created_at, l.delta FROM ledger l INDEXED BY ledger_member_seat"
+    " JOIN movements m ON m.id = l.movement_id"
+    " WHERE l.guild_id = ? AND l.user_id = ? AND l.account = 'seat'"
+    " AND l.movement_id >= (SELECT id FROM movements WHERE guild_id = ? AND created_at > ?"
+    " ORDER BY created_at, id LIMIT 1)"
+    " AND m.reason = 'settlement' AND m.created_at > ?"
+    " ORDER BY m.created_at, m.id"
+)
+"""A member's settlement seat legs in a server later than a time (:meth:`LimitsQueries.losses`)."""
 
 
 async def _write(limits: MemberLimits, now: float) -> None:
@@ -275,18 +285,7 @@ class LimitsQueries:
     async def losses(self, guild_id: int, user_id: int, since: float) -> list[Loss]:
         """The member's settled deals at chip tables of the server later than ``since``, oldest first: what each won
         or lost their seat (the module's docstring says which rows, and how the index reads them)."""
-        rows = await self.db._read(
-            lambda: All(
-                "SELECT m.created_at, l.delta FROM ledger l INDEXED BY ledger_member_seat"
-                " JOIN movements m ON m.id = l.movement_id"
-                " WHERE l.guild_id = ? AND l.user_id = ? AND l.account = 'seat'"
-                " AND l.movement_id >= (SELECT id FROM movements WHERE guild_id = ? AND created_at > ?"
-                " ORDER BY created_at, id LIMIT 1)"
-                " AND m.reason = 'settlement' AND m.created_at > ?"
-                " ORDER BY m.created_at, m.id",
-                (guild_id, user_id, guild_id, since, since),
-            )
-        )
+        rows = await self.db._read(lambda: All(LOSSES, (guild_id, user_id, guild_id, since, since)))
         return [Loss(float(r["created_at"]), int(r["delta"])) for r in rows]
 
     async def seat_at(self, table_id: int, user_id: int) -> tuple[float, int, int] | None:

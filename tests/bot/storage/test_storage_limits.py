@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Database, IntegrityError, InvalidState, InvalidValue
-from bot.storage.limits import DAY, SERVER, LimitsQueries, LossLimit, MemberLimits, StakeLimit
+from bot.storage.limits import DAY, LOSSES, SERVER, LimitsQueries, LossLimit, MemberLimits, StakeLimit
 
 GUILD = 10
 OTHER_GUILD = 11
@@ -158,12 +158,7 @@ async def test_losses_read_one_range_of_the_members_index(db: Database) -> None:
     movement (found through ``movements_guild``), never from a scan."""
     if db.dialect != "sqlite":
         pytest.skip("SQLite's plan (PostgreSQL plans by its statistics)")
-    sql = (
-        "EXPLAIN QUERY PLAN SELECT m.created_at, l.delta FROM ledger l INDEXED BY ledger_member_seat"
-        " JOIN movements m ON m.id = l.movement_id WHERE l.guild_id = ? AND l.user_id = ? AND l.account = 'seat'"
-        " AND l.movement_id >= (SELECT id FROM movements WHERE guild_id = ? AND created_at > ?"
-        " ORDER BY created_at, id LIMIT 1) AND m.reason = 'settlement' AND m.created_at > ? ORDER BY m.created_at, m.id"
-    )
+    sql = "EXPLAIN QUERY PLAN " + LOSSES
     plan = " | ".join(str(row[3]) for row in await db._all(sql, (1, 2, 1, 0.0, 0.0)))
     assert "USING INDEX ledger_member_seat (guild_id=? AND user_id=? AND movement_id>?)" in plan
     assert "movements_guild (guild_id=? AND created_at>?)" in plan
