@@ -6,7 +6,7 @@ the one check every way of taking a seat makes.
 * :mod:`bot.limits.losses` — whether a member is at or over a loss limit, and until when;
 * :mod:`bot.limits.reminder` — the reminder of time at a table, a note under the member's own panel;
 * :mod:`bot.limits.confirm` — the warning and confirmation of a self-exclusion;
-* :mod:`bot.storage.limits` — their storage (migration 0012), and how a loss limit changes;
+* :mod:`bot.storage.limits` — their storage (migration 0013), and how a loss limit changes;
 * :mod:`bot.cogs.limits` — ``/limits`` (the member's own) and ``/server-limits`` (moderators).
 
 Every limit is per server, as balances are.

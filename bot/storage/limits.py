@@ -1,4 +1,4 @@
-"""Responsible play and stake limits (migration 0012; the feature is :mod:`bot.limits`).
+"""Responsible play and stake limits (migration 0013; the feature is :mod:`bot.limits`).
 
 :class:`LimitsQueries` wraps a :class:`~bot.storage.Database` as :mod:`bot.storage.replays` does, so this feature's
 SQL lives here without growing the database class. Each method is one read or one transaction, index-backed.
@@ -16,7 +16,7 @@ SQL lives here without growing the database class. Each method is one read or on
 ``settlement`` movements (one per settled deal: what the deal won or lost the member's seat) made in the server in the
 window, that is whose movement's ``created_at`` is later than ``now - window``. Buy-ins, cash-outs, refunds and voids
 move a member's chips between their wallet and their seat and are not wins or losses; a practice table's settlements
-write no ledger legs, so they never count. The window is one range of ``ledger_member_seat`` (migration 0012: the
+write no ledger legs, so they never count. The window is one range of ``ledger_member_seat`` (migration 0013: the
 member's seat legs in the server by movement id) from the first movement of the server in the window, found through
 ``movements_guild`` (``(guild_id, created_at)``). Movement ids grow with their ``created_at`` (SQLite writes one
 transaction at a time and reads the clock once it holds the lock; on PostgreSQL two transactions committing in the

@@ -1,4 +1,4 @@
-"""Responsible play and stake limits in storage (migration 0012), on SQLite and PostgreSQL: a self-exclusion is only
+"""Responsible play and stake limits in storage (migration 0013), on SQLite and PostgreSQL: a self-exclusion is only
 ever lengthened, a loss limit is lowered at once and raised after 24 hours, the losses read are the ledger's
 settlements in the window, and refused values change nothing."""
 

@@ -1,4 +1,4 @@
--- Responsible play and stake limits (PostgreSQL's version of ../0012_limits.sql, which explains it).
+-- Responsible play and stake limits (PostgreSQL's version of ../0013_limits.sql, which explains it).
 CREATE TABLE member_limits (
     guild_id         bigint NOT NULL,
     user_id          bigint NOT NULL,
