@@ -7,6 +7,7 @@ from bot.cogs.export import ExportCog
 from bot.cogs.history import HistoryCog
 from bot.cogs.howto import HowtoCog
 from bot.cogs.learn import LearnCog
+from bot.cogs.limits import LimitsCog
 from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.ratings import RatingsCog
@@ -26,5 +27,6 @@ COGS = [
     ExportCog,
     RatingsCog,
     SeasonsCog,
+    LimitsCog,
 ]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

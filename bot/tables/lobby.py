@@ -20,6 +20,7 @@ import discord
 
 from bot.errors import UserError
 from bot.i18n import lang_of, t
+from bot.limits import check_can_sit
 from bot.storage import LeaseLost
 from bot.tables import ids
 from bot.tables.access import IsModerator, require_host
@@ -137,6 +138,8 @@ class Lobby:
             raise UserError("table.buy_in_not_multiple", stake=stake)
         if buy_in // stake < 1:
             raise UserError("table.buy_in_too_small", stake=stake)
+        assert interaction.guild is not None
+        await check_can_sit(interaction.guild, user, stake, buy_in, practice)  # the host's own seat and buy-in
         lang = lang_of(interaction.guild_locale or "en")
         # A table for a thread waits under a placeholder place of its own until the thread exists.
         place_id = -interaction.id if where == "thread" else channel_id
@@ -290,6 +293,8 @@ class Lobby:
                     raise UserError("table.already_seated")
                 if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
                     raise UserError("table.full")
+                assert interaction.guild is not None
+                await check_can_sit(interaction.guild, user, session.stake, session.buy_in, session.practice)
                 await db.join_table(session.id, user.id, display_name=display_name(user))
             elif verb == "leave":
                 if session.seat_of(user.id) is None:

@@ -13,6 +13,7 @@ import pytest
 
 from bot.storage import Database, DealToSettle, LogEntry, PanelRow
 from bot.storage.copy import CopyError, copy_database, verify_copy
+from bot.storage.limits import LimitsQueries
 from bot.storage.presets import PresetQueries
 from tests.pg import PgDatabases
 
@@ -79,6 +80,12 @@ async def populate(db: Database, clock: Any) -> dict[str, int]:
     await PresetQueries(db).save(
         GUILD, "oicho", "Big Bank", {"bank_cap": 80}, rules_schema="abc", actor_id=MOD, limit=25
     )
+    limits = LimitsQueries(db)
+    await limits.exclude(GUILD, 3, until=clock.now + 7 * 86400)
+    await limits.set_loss_limit(GUILD, 1, "daily", 500)
+    await limits.set_loss_limit(GUILD, 1, "daily", 900)  # a pending raise
+    await limits.set_stake_limit(GUILD, 0, max_stake=20, max_buy_in=2000, actor_id=MOD)
+    await limits.set_stake_limit(GUILD, 4242, max_stake=50, actor_id=MOD)
     assert await db.verify_ledger() == []
     return {"finished": finished.id, "lobby": lobby.id, "playing": playing.id, "practice": practice.id}
 
@@ -165,6 +172,8 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "ratings",
         "season_ratings",
         "season_chips",
+        "member_limits",
+        "stake_limits",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
