@@ -15,9 +15,9 @@ Then, in rounds that alternate subject and baseline for random members (each has
 places in their history, so a burst of load on a shared machine hits both alike:
 
 * **/history page** -- ``HistoryQueries.member_deals(guild, member, before=hand)``, ten deals and everything the
-  page shows (hands, places, who sat as the deal's row names them, whether there are more), against the raw lookup of the same index range: the
-  eleven ``(hand_id, position)`` of ``deal_seats_member`` after the anchor, and nothing else; and the same with a
-  game filter (``deal_seats_member_game``);
+  page shows (the deal, where, who sat, the member's chips, whether there are more), against the raw lookup of the
+  same index range: the eleven ``(hand_id, position)`` of ``deal_seats``' member key after the anchor, and nothing
+  else; and the same with a game filter (``deal_seats_member_game``);
 * **/stats** -- ``StatsQueries.member_stats(guild, member)``, every figure of every game, against the same range of
   ``deal_facts_member`` read with nothing else (``count(*)`` and ``sum(value)`` over it).
 
@@ -57,7 +57,7 @@ DEALS_PER_TABLE = 50
 MEMBERS = 600
 FIRST_MEMBER = 1000
 GAMES = ("oicho", "ofc", "luk_fu", "hachi_hachi")
-DROPPED = ("hand_history_guild", "hand_history_unposted", "deal_seats_member", "deal_seats_member_game")
+DROPPED = ("hand_history_guild", "hand_history_unposted", "deal_seats_hand", "deal_seats_member_game")
 DROPPED_FACTS = ("deal_facts_member",)
 BENCH_DB = "fudaba_bench_history"
 
@@ -65,8 +65,8 @@ BENCH_DB = "fudaba_bench_history"
 # ---------------------------------------------------------------------------------------------------- the data
 
 
-SEATED = '[["member",0],["member",0],["member",0],["Tanuki",1]]'
-"""Who sat at each deal, as settling writes it (``hand_history.seated``)."""
+SEATED = "member, member, member, 🤖 Tanuki"
+"""Who sat at each deal, as settling writes it (``deal_seats.seated``)."""
 
 
 def member_of(table: str, position: str) -> str:
@@ -92,14 +92,14 @@ def load_statements(deals: int, series: Callable[[str], str]) -> list[str]:
         f" {member_of('i', 'p.position')} END, CASE WHEN p.position = 3 THEN 'Tanuki' END, 100, 100, i,"
         f" CASE WHEN p.position < 3 THEN 'member' ELSE 'Tanuki' END FROM {series(str(tables))} CROSS JOIN"
         " (SELECT 0 AS position UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) p",
-        "INSERT INTO hand_history (id, table_id, guild_id, game, deal_no, deltas, summary, created_at, posted,"
-        f" seated) SELECT i, {table_of}, {GUILD}, {game.format(t=table_of)}, {deal_of},"
-        f" '[' || {a} || ',' || {b} || ',' || (-({a} + {b})) || ',0]', '{{}}', i, 1,"
-        f" '{SEATED}' FROM {series(str(deals))}",
-        "INSERT INTO deal_seats (hand_id, position, guild_id, user_id, game, seat_id, delta, practice)"
-        f" SELECT i, p.position, {GUILD}, {member_of(table_of, 'p.position')}, {game.format(t=table_of)},"
-        f" ({table_of} - 1) * 4 + p.position + 1, {delta}, CASE WHEN {table_of} % 10 = 9 THEN 1 ELSE 0 END"
-        f" FROM {member_seats}",
+        "INSERT INTO hand_history (id, table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
+        f" SELECT i, {table_of}, {GUILD}, {game.format(t=table_of)}, {deal_of},"
+        f" '[' || {a} || ',' || {b} || ',' || (-({a} + {b})) || ',0]', '{{}}', i, 1 FROM {series(str(deals))}",
+        "INSERT INTO deal_seats (guild_id, user_id, hand_id, position, game, delta, table_id, deal_no, created_at,"
+        " channel_id, parent_id, seated, seat_id, practice)"
+        f" SELECT {GUILD}, {member_of(table_of, 'p.position')}, i, p.position, {game.format(t=table_of)}, {delta},"
+        f" {table_of}, {deal_of}, i, 100000 + {table_of}, NULL, '{SEATED}', ({table_of} - 1) * 4 + p.position + 1,"
+        f" CASE WHEN {table_of} % 10 = 9 THEN 1 ELSE 0 END FROM {member_seats}",
     ]
 
 
@@ -198,7 +198,8 @@ async def measure(db: Database, samples: int, rng: random.Random) -> dict[str, t
         " ORDER BY hand_id DESC LIMIT 11"
     )
     game_raw = (
-        "SELECT hand_id, position FROM deal_seats WHERE guild_id = ? AND user_id = ? AND game = ? AND hand_id < ?"
+        "SELECT hand_id, position FROM deal_seats INDEXED BY deal_seats_member_game"
+        " WHERE guild_id = ? AND user_id = ? AND game = ? AND hand_id < ?"
         " ORDER BY hand_id DESC LIMIT 11"
     )
     stats_raw = "SELECT count(*), sum(value) FROM deal_facts WHERE guild_id = ? AND user_id = ?"

@@ -40,7 +40,7 @@ def _where(entry: DealEntry) -> str:
 
 
 def _names(entry: DealEntry) -> str:
-    return ", ".join(("🤖 " + name) if bot else name for name, bot in entry.seats)
+    return entry.seated
 
 
 def _chips(entry: DealEntry) -> int:

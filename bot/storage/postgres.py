@@ -252,7 +252,8 @@ class PostgresDatabase(Database):
             indexes = await All(
                 "SELECT t.relname AS tbl, i.relname AS name, x.indisunique AS uniq, x.indisprimary AS pk,"
                 " x.indpred IS NOT NULL AS partial, array(SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY"
-                " AS k(attnum, n) JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.n)"
+                " AS k(attnum, n) JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum"
+                " WHERE k.n <= x.indnkeyatts ORDER BY k.n)"  # the key's columns, not those an index INCLUDEs
                 " AS keys FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid"
                 " WHERE t.relnamespace = current_schema()::regnamespace"
             )

@@ -4,7 +4,7 @@
 lives here without growing the database class; each method is one read or one transaction, index-backed:
 
 * a member's settled deals, newest first, a page at a time by hand id: one statement reading one range of the
-  member's own index of their deals (``deal_seats``, migration 0008), then the page's hands, places and seats;
+  member's own rows of their deals (``deal_seats``, migration 0008, keyed by the member), which hold all a page shows;
 * what replaying one deal needs, read together so it agrees: the deal's start if kept (else the nearest earlier one,
   else the table's opening), and the log from there to the end of the deal (along the log's primary key: up to the
   next deal's shuffles, which the move ending this deal made);
@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from bot.storage.models import HandRecord, LogEntry, Table
 from bot.storage.tables.base import _seat, _table
@@ -49,13 +49,13 @@ class DealLine(NamedTuple):
 
 
 class DealEntry(NamedTuple):
-    """One settled deal in a member's history: the hand, where it was played, and who sat (by position, each
-    ``[name, is a bot (0/1)]`` as the deal's row names them: ``hand_history.seated``, written as it was settled)."""
+    """One settled deal in a member's history: the hand, where it was played, and who sat: ``seated``, their names by
+    position as the history lists them (``"alice, bob, 🤖 Tanuki"``), written as the deal was settled."""
 
     hand: DealLine
     channel_id: int
     parent_id: int | None
-    seats: list[list[Any]]
+    seated: str
 
 
 @dataclass(frozen=True)
@@ -102,9 +102,9 @@ def _hand(row: Row, position: int | None = None) -> HandRecord:
 def page_query(
     guild_id: int, user_id: int, *, game: str | None, before: int | None, after: int | None, limit: int
 ) -> tuple[str, tuple[object, ...]]:
-    """The statement of :meth:`HistoryQueries.member_deals` and its parameters: a row per deal of the page, newest
-    first (hand id, the member's position, table, deal number, game, the member's chips, time, who sat, channel,
-    thread parent, whether the member has newer deals, and older ones)."""
+    """The statement of :meth:`HistoryQueries.member_deals` and its parameters: a row per deal of the page (hand id,
+    the member's position, table, deal number, game, the member's chips, time, who sat, channel, thread parent), and
+    one more if the member has deals beyond the page in the direction read (:func:`_page` tells)."""
     member = "d.guild_id = ? AND d.user_id = ?" + (" AND d.game = ?" if game is not None else "")
     base: list[object] = [guild_id, user_id, *([game] if game is not None else [])]
     anchor: tuple[str, list[object]] = ("", [])
@@ -112,37 +112,37 @@ def page_query(
         anchor = (" AND d.hand_id < ?", [before])
     if after is not None:
         anchor = (anchor[0] + " AND d.hand_id > ?", [*anchor[1], after])
-
-    def beyond(side: str, end: str) -> str:
-        """Whether the member has a deal past the page's end on one side: one probe of the same index."""
-        past = f"d.hand_id {side} (SELECT {end}(hand_id) FROM page)"
-        return f"CASE WHEN EXISTS (SELECT 1 FROM deal_seats d WHERE {member} AND {past}) THEN 1 ELSE 0 END"
-
+    # With a game, SQLite's planner (without statistics) would rather walk the member's whole key range, which holds
+    # every column, than the game's index and a lookup per row: the hint (dropped for PostgreSQL) keeps it to a page.
+    hint = " INDEXED BY deal_seats_member_game" if game is not None else ""
     # The limit is written into the statement, not passed: PostgreSQL then knows how few rows the page reads when it
     # plans the statement once for every call (a generic plan), instead of planning it again at each call.
     sql = (
-        f"WITH page AS (SELECT d.hand_id, d.position, d.delta FROM deal_seats d WHERE {member}{anchor[0]}"
-        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit)})"
-        " SELECT p.hand_id, p.position, h.table_id, h.deal_no, h.game, p.delta, h.created_at, h.seated,"
-        f" t.channel_id, t.parent_id, {beyond('>', 'max')} AS newer, {beyond('<', 'min')} AS older"
-        " FROM page p JOIN hand_history h ON h.id = p.hand_id JOIN tables t ON t.id = h.table_id"
-        " ORDER BY p.hand_id DESC"
+        "SELECT d.hand_id, d.position, d.table_id, d.deal_no, d.game, d.delta, d.created_at, d.seated, d.channel_id,"
+        f" d.parent_id FROM deal_seats d{hint} WHERE {member}{anchor[0]}"
+        f" ORDER BY d.hand_id {'ASC' if after is not None else 'DESC'} LIMIT {int(limit) + 1}"
     )
-    return sql, (*base, *anchor[1], *base, *base)
+    return sql, (*base, *anchor[1])
 
 
-def _page(guild_id: int, rows: Sequence[Row]) -> DealsPage:
+def _page(rows: Sequence[Row], guild_id: int, limit: int, *, before: int | None, after: int | None) -> DealsPage:
     """A page from the rows of :func:`page_query`, newest first (read by position: a page is built on every press of
-    ◀ ▶)."""
+    ◀ ▶). Read towards older deals (the first page, or ``before`` a deal), an extra row says there are older ones,
+    and the anchor that there are newer; read towards newer ones (``after`` a deal), the other way round."""
+    more = len(rows) > limit
+    rows = rows[:limit]
+    if after is not None:
+        newer, older = more, True
+        rows = rows[::-1]
+    else:
+        newer, older = before is not None, more
     if not rows:
         return DealsPage((), False, False)
     entries = []
-    newer = older = 0
-    for row in rows:
-        hand_id, position, table_id, deal_no, game, delta, created_at, seated, channel_id, parent_id, newer, older = row
+    for hand_id, position, table_id, deal_no, game, delta, created_at, seated, channel_id, parent_id in rows:
         line = DealLine(hand_id, table_id, guild_id, game, deal_no, delta, created_at, position)
-        entries.append(DealEntry(line, channel_id, parent_id, json.loads(seated or "[]")))
-    return DealsPage(tuple(entries), bool(newer), bool(older))
+        entries.append(DealEntry(line, channel_id, parent_id, seated))
+    return DealsPage(tuple(entries), newer, older)
 
 
 def _entries(rows: Sequence[Row]) -> tuple[LogEntry, ...]:
@@ -172,15 +172,15 @@ class HistoryQueries:
         """A page of the member's settled deals in the guild, newest first: the newest (neither ``before`` nor
         ``after``), the ones older than hand ``before``, or the ones newer than hand ``after``.
 
-        One statement (:func:`page_query`): the page is one range of the member's ``deal_seats`` index (with the
-        game), read from its anchor, then only that page's hands, tables and seats by their keys, and whether the
-        member has deals past either end of it (one index probe each). Its cost is one page's, however many deals
-        the member or the server has played. Who sat is read from the deal's own member seats (so a member who has
-        left the table since is still named) and the table's bot seats."""
+        One statement (:func:`page_query`): the page is one range of ``deal_seats`` by the member's key (with the game:
+        its own index), read from its anchor, whose rows hold everything a line shows, and one row more to know
+        whether the member has deals beyond it. Its cost is one page's, however many deals the
+        member or the server has played. Who sat is as the deal was settled (a member who has left the table since is
+        still named)."""
         limit = max(1, min(limit, PAGE_LIMIT))
         sql, params = page_query(guild_id, user_id, game=game, before=before, after=after, limit=limit)
         rows = await self.db._read(lambda: All(sql, params))
-        return _page(guild_id, rows)
+        return _page(rows, guild_id, limit, before=before, after=after)
 
     # ------------------------------------------------------------------ replays
 

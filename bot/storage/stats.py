@@ -37,7 +37,7 @@ from games.registry import all_games
 
 if TYPE_CHECKING:
     from bot.storage.core import Core
-    from bot.storage.models import Seat
+    from bot.storage.models import Seat, Table
 
 log = logging.getLogger(__name__)
 
@@ -49,8 +49,8 @@ BACKFILL_CHUNK = 200
 """Deals whose facts :meth:`StatsQueries.backfill` derives at a time (one read, one write transaction)."""
 
 INSERT_SEAT = (
-    "INSERT INTO deal_seats (hand_id, position, guild_id, user_id, game, seat_id, delta, practice)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO deal_seats (guild_id, user_id, hand_id, position, game, delta, table_id, deal_no, created_at,"
+    " channel_id, parent_id, seated, seat_id, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 INSERT_FACT = "INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -137,27 +137,41 @@ def game_fact_rows(
     return [(hand_id, guild_id, user_id, game, fact, value) for fact, value in facts.items() if value]
 
 
+BOT_MARK = "🤖 "
+"""Before a bot player's name in a deal's ``seated`` line."""
+
+
+def seated_line(seats: Sequence[Seat]) -> str:
+    """Who sat at a deal, by position, as ``/history`` lists them: ``"alice, bob, 🤖 Tanuki"`` (a member's name as
+    when they sat down; a bot's marked). Kept with each member's row of the deal (``deal_seats.seated``), so a page
+    reads no seat."""
+    return ", ".join(BOT_MARK + s.name if s.is_bot else s.name for s in seats)
+
+
 async def record_deal(
     hand_id: int,
-    guild_id: int,
-    game: str,
+    table: Table,
     deal_no: int,
     seats: Sequence[Seat],
     deltas: Sequence[int],
     summary: Mapping[str, Any],
+    now: float,
     *,
-    practice: bool,
     facts: Sequence[Mapping[str, int]] | None = None,
 ) -> None:
-    """Inside the settling transaction: the deal's member seats and, at a chip table, their facts (``facts``, by
-    position, when the caller derived them from the typed result; else from the summary)."""
+    """Inside the settling transaction: the deal's member seats (each with what a /history line shows: who sat, by
+    position) and, at a chip table, their facts (``facts``, by position, when the caller derived them from the typed
+    result; else from the summary)."""
     members = [(s.user_id, s.position, s.id, d) for s, d in zip(seats, deltas, strict=True) if s.user_id is not None]
     if not members:
         return
+    game, guild_id, practice = table.game, table.guild_id, table.practice
+    seated = seated_line(seats)
+    place = (table.id, deal_no, now, table.channel_id, table.parent_id, seated)
     await Many(
         INSERT_SEAT,
         [
-            (hand_id, position, guild_id, user, game, seat_id, delta, int(practice))
+            (guild_id, user, hand_id, position, game, delta, *place, seat_id, int(practice))
             for user, position, seat_id, delta in members
         ],
     )

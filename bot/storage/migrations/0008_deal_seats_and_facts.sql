@@ -1,22 +1,31 @@
 -- A member's settled deals and statistics, read through indexes of their own (/history, /stats).
 --
 -- `deal_seats`: one row per member seat of each settled deal (bots have none), written by the settling
--- transaction. `deal_seats_member` (and `_game`, for one game) make "the member's deals in a guild, newest first, a
--- page after hand X" one index range read, whatever the number of deals the member or the guild has played; a row
--- outlives the seat leaving its table. `seat_id` is the seat as it was (its name), `delta` the member's chips for
--- the deal, `practice` whether no chips moved (a practice deal is in /history, never in /stats).
+-- transaction, keyed by the member: "the member's deals in a guild, newest first, a page after hand X" is one range of
+-- the table itself, rows and all, whatever the number of deals the member or the guild has played (and
+-- `deal_seats_member_game` the same for one game). A row holds everything a /history line shows, so a page reads no
+-- other row: the deal (`hand_id`, `table_id`, `deal_no`, `game`, `created_at`), where it was played (`channel_id`,
+-- `parent_id`), the member's chips (`delta`) and who sat (`seated`: their names by position as the history lists
+-- them, "alice, bob, 🤖 Tanuki", a member's name as when they sat down). A row outlives the seat leaving its table. `seat_id` is the seat as it was,
+-- `practice` whether no chips moved (a practice deal is in /history, never in /stats).
 CREATE TABLE deal_seats (
-    hand_id  INTEGER NOT NULL REFERENCES hand_history (id),
-    position INTEGER NOT NULL CHECK (position >= 0),
-    guild_id INTEGER NOT NULL,
-    user_id  INTEGER NOT NULL,
-    game     TEXT    NOT NULL,
-    seat_id  INTEGER NOT NULL REFERENCES seats (id),
-    delta    INTEGER NOT NULL,
-    practice INTEGER NOT NULL CHECK (practice IN (0, 1)),
-    PRIMARY KEY (hand_id, position)
+    guild_id   INTEGER NOT NULL,
+    user_id    INTEGER NOT NULL,
+    hand_id    INTEGER NOT NULL REFERENCES hand_history (id),
+    position   INTEGER NOT NULL CHECK (position >= 0),
+    game       TEXT    NOT NULL,
+    delta      INTEGER NOT NULL,
+    table_id   INTEGER NOT NULL,
+    deal_no    INTEGER NOT NULL,
+    created_at REAL    NOT NULL,
+    channel_id INTEGER NOT NULL,
+    parent_id  INTEGER,
+    seated     TEXT    NOT NULL,
+    seat_id    INTEGER NOT NULL REFERENCES seats (id),
+    practice   INTEGER NOT NULL CHECK (practice IN (0, 1)),
+    PRIMARY KEY (guild_id, user_id, hand_id)
 ) WITHOUT ROWID;
-CREATE INDEX deal_seats_member ON deal_seats (guild_id, user_id, hand_id);
+CREATE UNIQUE INDEX deal_seats_hand ON deal_seats (hand_id, position);
 CREATE INDEX deal_seats_member_game ON deal_seats (guild_id, user_id, game, hand_id);
 
 -- `deal_facts`: what each chip deal gave each member's statistics, one row per non-zero fact. Three facts are every
@@ -45,9 +54,14 @@ CREATE TABLE deal_facts_pending (
 
 -- The deals already settled: their member seats as the seats are now (a seat never leaves a table once it plays,
 -- so every seat not left is one of its deals'), their chips by position from the hand history.
-INSERT INTO deal_seats (hand_id, position, guild_id, user_id, game, seat_id, delta, practice)
-    SELECT h.id, s.position, h.guild_id, s.user_id, h.game, s.id, json_extract(h.deltas, '$[' || s.position || ']'),
-           t.practice
+INSERT INTO deal_seats (guild_id, user_id, hand_id, position, game, delta, table_id, deal_no, created_at, channel_id,
+                        parent_id, seated, seat_id, practice)
+    SELECT h.guild_id, s.user_id, h.id, s.position, h.game, json_extract(h.deltas, '$[' || s.position || ']'),
+           h.table_id, h.deal_no, h.created_at, t.channel_id, t.parent_id,
+           coalesce((SELECT group_concat(coalesce('🤖 ' || o.bot_name, o.display_name, 'player ' || o.user_id), ', ')
+                     FROM (SELECT * FROM seats o WHERE o.table_id = h.table_id AND o.left_at IS NULL
+                           ORDER BY o.position) o), ''),
+           s.id, t.practice
     FROM hand_history h
     JOIN tables t ON t.id = h.table_id
     JOIN seats s ON s.table_id = h.table_id AND s.left_at IS NULL AND s.user_id IS NOT NULL
@@ -61,10 +75,3 @@ INSERT INTO deal_facts (hand_id, guild_id, user_id, game, fact, value)
 INSERT INTO deal_facts_pending (hand_id)
     SELECT DISTINCT hand_id FROM deal_seats WHERE practice = 0;
 
--- `hand_history.seated`: who sat at the deal, by position, as `[[name, is bot (0/1)], …]` (a member's name as when
--- they sat down), written by the settling transaction, so a /history page names them without reading their seats.
-ALTER TABLE hand_history ADD COLUMN seated TEXT;
-UPDATE hand_history SET seated = (
-    SELECT json_group_array(json_array(coalesce(s.bot_name, s.display_name, 'player ' || s.user_id), s.user_id IS NULL))
-    FROM (SELECT * FROM seats s WHERE s.table_id = hand_history.table_id AND s.left_at IS NULL ORDER BY s.position) s
-);

@@ -105,11 +105,10 @@ class SettlementOps(TableBase):
             legs = []
         movement_id = await self._move(table.guild_id, "settlement", key, legs, now, table_id=table_id)
         try:
-            seated = json.dumps([[s.name, int(s.is_bot)] for s in seats], ensure_ascii=False, separators=(",", ":"))
             hand_id = await Insert(
-                "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted,"
-                " seated) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now, seated),
+                "INSERT INTO hand_history (table_id, guild_id, game, deal_no, deltas, summary, created_at, posted)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+                (table_id, table.guild_id, table.game, deal_no, json.dumps(deltas), summary_json, now),
             )
         except IntegrityError as exc:
             raise InvalidState(
@@ -118,9 +117,7 @@ class SettlementOps(TableBase):
                 table_id=table_id,
                 deal_no=deal_no,
             ) from exc
-        await record_deal(
-            hand_id, table.guild_id, table.game, deal_no, seats, deltas, summary, practice=table.practice, facts=facts
-        )
+        await record_deal(hand_id, table, deal_no, seats, deltas, summary, now, facts=facts)
         if not table.practice:
             stats = [
                 (table.guild_id, seat.user_id, table.game, delta, now)
