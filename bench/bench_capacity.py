@@ -205,8 +205,8 @@ class FakeInteraction:
 async def open_tables(
     manager: TableManager, db: Database, count: int, servers: int, first_channel: int, *, bots: int = 1
 ) -> list[TableSession]:
-    """Half Oicho, half OFC; two members and ``bots`` bots each; started as the lobby starts them; spread over
-    servers. Stacks and the bank's cap are large and members never resign the bank (:func:`a_move`), so no game ends
+    """Half Oicho, half OFC; two members and ``bots`` bots each, at chip tables (every deal's ledger, statistics and
+    member rows written as in production); started as the lobby starts them; spread over servers. Stacks and the bank's cap are large and members never resign the bank (:func:`a_move`), so no game ends
     while it is measured: the one-table baseline makes about 16 moves a second, and its game used to end within half
     a minute, leaving the rest of its run without clicks."""
     rules = {
@@ -214,14 +214,18 @@ async def open_tables(
         "ofc": {"starting_chips": 100_000, "dealer_orbits": 50},
     }
     sessions = []
+    for guild in range(1, max(1, servers) + 1):  # chip tables, bots at them funded by the house, as servers allow
+        await db.set_config(guild, actor_id=1, bots_play_for_chips=True)
     for i in range(count):
         game = "oicho" if i % 2 == 0 else "ofc"
         spec = get_game(game)
         model = spec.rules_model.model_validate(rules[game])
         guild, channel = 1 + i % max(1, servers), first_channel + i
         host = 1000 + 2 * i
+        for user in (host, host + 1):
+            await db.grant(guild, user, 100_000, actor_id=1)
         row = await db.open_table(
-            guild, channel, game, host, buy_in=100_000, practice=True, rules=model.model_dump(mode="json")
+            guild, channel, game, host, buy_in=100_000, practice=False, rules=model.model_dump(mode="json")
         )
         for user in (host, host + 1):
             await db.join_table(row.id, user, display_name=f"m{user}")
@@ -236,7 +240,7 @@ async def open_tables(
             rules=model,
             stake=1,
             buy_in=100_000,
-            practice=True,
+            practice=False,
             lang="en",
             status="lobby",
             seats=[],
