@@ -11,6 +11,18 @@ from bot.cogs.moderation import ModerationCog
 from bot.cogs.play import PlayCog
 from bot.cogs.rules import RulesCog
 from bot.cogs.stats import StatsCog
+from bot.cogs.tournaments import TournamentsCog
 
-COGS = [PlayCog, EconomyCog, ModerationCog, RulesCog, HowtoCog, LearnCog, HistoryCog, StatsCog, ExportCog]
+COGS = [
+    PlayCog,
+    EconomyCog,
+    ModerationCog,
+    RulesCog,
+    HowtoCog,
+    LearnCog,
+    HistoryCog,
+    StatsCog,
+    ExportCog,
+    TournamentsCog,
+]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

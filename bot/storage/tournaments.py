@@ -99,6 +99,8 @@ class RoundTable:
     bots: int
     table_id: int | None
     status: str | None
+    channel_id: int | None = None
+    """Where the table is played (its thread, or the channel), once it is."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,9 @@ class Plan:
 Planner = Callable[[Mapping[int, int]], Plan]
 """Seats a round from the entrants' scores (user → chips won): run inside the transaction that writes the round, on
 the entrants as that transaction reads them (it must only compute: it may run twice on PostgreSQL)."""
+Payout = Callable[[Mapping[int, int], int], tuple[Mapping[int, int], Mapping[int, int]]]
+"""Shares a pool by the final scores: ``(scores, pool)`` → (each user's place, each user's prize), run inside the
+paying transaction as a :data:`Planner` is. The prizes must add up to the pool."""
 
 
 def _entry(row: Row) -> Entry:
@@ -199,7 +204,7 @@ class TournamentStore:
 
         async def read() -> list[RoundTable]:
             tables = await All(
-                "SELECT x.table_no, x.bots, x.table_id, t.status FROM tournament_tables x"
+                "SELECT x.table_no, x.bots, x.table_id, t.status, t.channel_id FROM tournament_tables x"
                 " LEFT JOIN tables t ON t.id = x.table_id"
                 " WHERE x.tournament_id = ? AND x.round = ? ORDER BY x.table_no",
                 (tournament_id, round_no),
@@ -221,6 +226,7 @@ class TournamentStore:
                     t["bots"],
                     t["table_id"],
                     t["status"],
+                    t["channel_id"] if t["channel_id"] is not None and t["channel_id"] > 0 else None,
                 )
                 for t in tables
             ]
@@ -451,6 +457,16 @@ class TournamentStore:
             )
         )
 
+    async def announce(self, tournament_id: int, round_no: int) -> bool:
+        """Claim posting the start of round ``round_no``: True once (the first to ask), so it is posted once."""
+        changed = await self.db._transaction(
+            lambda now: Exec(
+                "UPDATE tournaments SET announced = ? WHERE id = ? AND announced < ?",
+                (round_no, tournament_id, round_no),
+            )
+        )
+        return bool(changed)
+
     async def forget_table(self, tournament_id: int, round_no: int, table_no: int, table_id: int) -> None:
         """The round's table never started (the bot stopped while opening it): it is opened again."""
         await self.db._transaction(
@@ -468,11 +484,11 @@ class TournamentStore:
         nets: Mapping[int, int],
         *,
         planner: Planner | None = None,
-        payout: Callable[[Sequence[tuple[int, int]]], tuple[Mapping[int, int], Mapping[int, int]]] | None = None,
+        payout: Payout | None = None,
     ) -> bool:
         """Round ``round_no`` is over: each member's chips won there (``nets``) are added to their score; then either
-        the next round is seated by ``planner``, or (the last round) ``payout`` gives each member's (place, prize) from
-        the standings (``(user, score)``, best first) and the whole pool is paid out in one movement. False when the
+        the next round is seated by ``planner``, or (the last round) ``payout`` gives each member's place and prize
+        from the scores and the whole pool is paid out in one movement. False when the
         tournament is no longer in that round (the step was made already; nothing changes)."""
         changes = {int(user): int(net) for user, net in nets.items()}
 
@@ -505,16 +521,9 @@ class TournamentStore:
 
         return await self.db._transaction(tx)
 
-    async def _pay_out(
-        self,
-        row: Row,
-        scores: Mapping[int, int],
-        payout: Callable[[Sequence[tuple[int, int]]], tuple[Mapping[int, int], Mapping[int, int]]],
-        now: float,
-    ) -> None:
+    async def _pay_out(self, row: Row, scores: Mapping[int, int], payout: Payout, now: float) -> None:
         tournament_id, pool = row["id"], int(row["pool"])
-        standings = sorted(scores.items(), key=lambda pair: -pair[1])
-        places, prizes = payout(standings)
+        places, prizes = payout(scores, pool)
         if sum(prizes.values()) != pool:
             raise InvalidState("tournaments.payout_unbalanced", f"prizes {prizes} do not pay a pool of {pool}")
         legs = [Leg("tournament", -pool)] + [

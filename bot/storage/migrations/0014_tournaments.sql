@@ -62,6 +62,7 @@ CREATE TABLE tournaments (
     start_at        REAL    NOT NULL,
     status          TEXT    NOT NULL DEFAULT 'signup' CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
     round           INTEGER NOT NULL DEFAULT 0 CHECK (round >= 0),
+    announced       INTEGER NOT NULL DEFAULT 0 CHECK (announced >= 0),  -- the last round whose start was posted
     pool            INTEGER NOT NULL DEFAULT 0 CHECK (pool >= 0),
     created_at      REAL    NOT NULL,
     updated_at      REAL    NOT NULL,

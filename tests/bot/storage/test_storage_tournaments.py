@@ -4,7 +4,7 @@ buy-in, and the escrow check that sees a pool drifting from its ledger."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -42,9 +42,9 @@ def _pairs(scores: Mapping[int, int]) -> Plan:
     return Plan([(users[i : i + 2], 0) for i in range(0, len(users), 2)])
 
 
-def _payout(standings: Sequence[tuple[int, int]]) -> tuple[dict[int, int], dict[int, int]]:
+def _payout(scores: Mapping[int, int], pool: int) -> tuple[dict[int, int], dict[int, int]]:
+    standings = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
     places = {user: i + 1 for i, (user, _) in enumerate(standings)}
-    pool = 100 * len(standings)
     prizes = {user: 0 for user, _ in standings}
     prizes[standings[0][0]] = pool * 65 // 100
     prizes[standings[1][0]] = pool - prizes[standings[0][0]]

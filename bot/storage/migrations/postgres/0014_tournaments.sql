@@ -27,6 +27,7 @@ CREATE TABLE tournaments (
     start_at        double precision NOT NULL,
     status          text   NOT NULL DEFAULT 'signup' CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
     round           bigint NOT NULL DEFAULT 0 CHECK (round >= 0),
+    announced       bigint NOT NULL DEFAULT 0 CHECK (announced >= 0),
     pool            bigint NOT NULL DEFAULT 0 CHECK (pool >= 0),
     created_at      double precision NOT NULL,
     updated_at      double precision NOT NULL,

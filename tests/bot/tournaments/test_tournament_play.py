@@ -1,0 +1,84 @@
+"""Tournaments played to their payout through SimCord, as moderators and members meet them: a moderator opens one,
+members sign up with the button, the tables open in threads at the start time, members who do not act are played by
+the away policy, each round's tables end after their deals, standings carry over and seat the next round, and the
+prize pool is paid out in one movement, the ledger summing to zero."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.storage import Database
+from tests.bot.tournaments.helpers import (
+    START_BALANCE,
+    later,
+    open_tournament,
+    over,
+    press,
+    run_until,
+    store,
+    text_of,
+    tournament,
+    tournament_message,
+)
+
+pytestmark = pytest.mark.place("thread")
+
+
+async def _check_paid(world: Any, database: Database, tournament_id: int, members: list[Any]) -> None:
+    """The tournament is over and paid: each member's balance is the start, less the buy-in, plus the prize; the
+    prizes are the pool; each round's nets are what its tables' seats ended with; the ledger and escrow add up."""
+    found = await tournament(world, tournament_id)
+    assert found.status == "finished" and found.pool == 0
+    pool = found.buy_in * len(found.entries)
+    assert sum(e.prize or 0 for e in found.entries) == pool
+    for member in members:
+        entry = found.entry(member.id)
+        assert entry is not None
+        balance = await database.balance(world.guild.id, member.id)
+        assert balance == START_BALANCE - found.buy_in + (entry.prize or 0), member.name
+    nets = await store(world).round_nets(tournament_id)
+    assert sorted(nets) == list(range(1, found.rounds + 1))
+    for entry in found.entries:
+        assert entry.score == sum(round_nets[entry.user_id] for round_nets in nets.values())
+    assert await database.verify_ledger(world.guild.id) == []
+    assert await store(world).escrow_problems(world.guild.id) == []
+
+
+async def test_a_heads_up_tournament_is_played_to_its_payout(world: Any, database: Database, clock: Any) -> None:
+    """Oicho-Kabu at tables of two: three entrants make a table of two and one of one beside a bot; two rounds of two
+    deals; 65/35."""
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    tid = await open_tournament(world, game="oicho", table_size=2, rounds=2, deals_per_round=2, payout="65-35")
+    members = [world.alice, world.bob, world.carol]
+    for member in members:
+        joined = await press(world, member, tid, "Sign up")
+        assert f"signed up for tournament #{tid}" in joined.response.content or "signed up" in text_of(
+            joined.followups[0]
+        )
+    shown = text_of(tournament_message(world, tid))
+    assert "Entrants (3)" in shown and "alice" in shown and "300 chips" in shown
+    assert await database.balance(world.guild.id, world.alice.id) == START_BALANCE - 100
+
+    await later(world, clock, 300)  # the start time
+    found = await tournament(world, tid)
+    assert found.status == "running" and found.round == 1
+    tables = await store(world).round_tables(tid, 1)
+    assert sorted((len(t.members), t.bots) for t in tables) == [(1, 1), (2, 0)]
+    threads = {t.id for t in world.channel.threads}
+    assert all(t.channel_id in threads for t in tables)
+    assert "round 1 of 2 begins" in "\n".join(m.content or "" for m in world.channel.history())
+    # Nobody acts: the turn timer marks each member away and the policy plays for them.
+    await run_until(world, clock, lambda: over(world, tid))
+    await _check_paid(world, database, tid, members)
+    for round_no in (1, 2):
+        for table in await store(world).round_tables(tid, round_no):
+            assert table.status == "ended"
+            hands = await database.table_history(table.table_id, limit=20)
+            assert len(hands) == 2  # its deals per round, and no more
+    shown = text_of(tournament_message(world, tid))
+    assert "over and the prize pool has been paid out" in shown and "chips" in shown
+    assert not tournament_message(world, tid).components  # no buttons once it runs
+    final = "\n".join(m.content or "" for m in world.channel.history())
+    assert f"Tournament #{tid} (Oicho-Kabu" in final and "Final standings and prizes" in final
