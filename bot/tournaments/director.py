@@ -146,9 +146,9 @@ class Director:
                 if not await self._start(tournament):
                     return
                 tournament = await self.store.get(tournament_id)
-                if tournament is None or tournament.status != "running":
-                    return
-            await self._play_round(tournament)
+            # A round that ends is followed at once by the next (seated in the same write): open its tables now.
+            while tournament is not None and tournament.status == "running" and await self._play_round(tournament):
+                tournament = await self.store.get(tournament_id)
 
     # ------------------------------------------------------------------ signing up
 
@@ -213,7 +213,9 @@ class Director:
 
     # ------------------------------------------------------------------ rounds
 
-    async def _play_round(self, tournament: Tournament) -> None:
+    async def _play_round(self, tournament: Tournament) -> bool:
+        """Open the round's tables still to open; score the round once they have all ended. True when the round was
+        scored (the next round, if any, is seated)."""
         tables = await self.store.round_tables(tournament.id, tournament.round)
         waiting = False
         for table in tables:
@@ -226,13 +228,14 @@ class Director:
             if table.table_id is None and not await self._open_table(tournament, table):
                 waiting = True
         if waiting:
-            return
+            return False
         tables = await self.store.round_tables(tournament.id, tournament.round)
         if await self.store.announce(tournament.id, tournament.round):
             await self._announce(tournament, tables)
             await self.refresh(tournament.id)
         if all(table.status == "ended" for table in tables):
-            await self._finish_round(tournament, tables)
+            return await self._finish_round(tournament, tables)
+        return False
 
     async def _reread(self, tournament: Tournament, table_no: int) -> RoundTable:
         tables = await self.store.round_tables(tournament.id, tournament.round)
@@ -306,7 +309,7 @@ class Director:
         text = f"{head}\n{message.tables_text(tables, lang)}"
         await self._post(tournament, text[:1900])
 
-    async def _finish_round(self, tournament: Tournament, tables: Sequence[RoundTable]) -> None:
+    async def _finish_round(self, tournament: Tournament, tables: Sequence[RoundTable]) -> bool:
         """Every table of the round has ended: score it, then seat the next round or pay out, in one transaction."""
         spec = get_game(tournament.game)
         start = spec.starting_chips(spec.rules_model.model_validate(tournament.rules))
@@ -351,7 +354,7 @@ class Director:
             payout=pay if last else None,
         )
         if not done:
-            return
+            return False
         # RATINGS (issue 18, migration 0011): each table of the round is a finished game; its final standings go to
         # the ratings once, here (see bot/tournaments/hooks.py).
         for result in results:
@@ -365,6 +368,7 @@ class Director:
         if last:
             await self._announce_end(tournament.id)
         await self.refresh(tournament.id)
+        return True
 
     async def _announce_end(self, tournament_id: int) -> None:
         tournament = await self.store.get(tournament_id)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from bot.storage import Database
+from tests.bot.conftest import make_bot
 from tests.bot.tournaments.helpers import (
     START_BALANCE,
     later,
@@ -82,3 +83,53 @@ async def test_a_heads_up_tournament_is_played_to_its_payout(world: Any, databas
     assert not tournament_message(world, tid).components  # no buttons once it runs
     final = "\n".join(m.content or "" for m in world.channel.history())
     assert f"Tournament #{tid} (Oicho-Kabu" in final and "Final standings and prizes" in final
+
+
+async def test_a_luk_fu_tournament_survives_restarts_in_a_round_and_between_rounds(
+    world: Any, database: Database, clock: Any
+) -> None:
+    """Luk Fu at its three seats: four entrants make two tables, each with a bot. The bot restarts in the middle of
+    the first round, and between the rounds (the second round's threads could not be made, so it waits seated but
+    unopened), and each time carries on from where it stood."""
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    tid = await open_tournament(world, game="luk_fu", table_size=3, rounds=2, deals_per_round=1, payout="winner")
+    members = [world.alice, world.bob, world.carol, world.mod]
+    for member in members:
+        await press(world, member, tid, "Sign up")
+    await later(world, clock, 300)
+    first = await store(world).round_tables(tid, 1)
+    assert [(len(t.members), t.bots, t.status) for t in first] == [(2, 1, "playing"), (2, 1, "playing")]
+
+    await world.env.restart_bot(make_bot(database, clock))  # in the middle of round 1
+    restored = world.env.bot.tables.tables
+    assert {t.table_id for t in first} <= set(restored)
+    # Round 2's threads cannot be made for now: round 1 ends, round 2 is seated, and its tables wait.
+    world.env.inject_error("POST", "/channels/*/messages/*/threads", status=500, times=None)
+    await run_until(world, clock, lambda: _round_waits(world, tid, 2))
+    world.env.backend.faults.clear()
+
+    await world.env.restart_bot(make_bot(database, clock))  # between the rounds
+    await run_until(world, clock, lambda: over(world, tid))
+    await _check_paid(world, database, tid, members)
+    found = await tournament(world, tid)
+    best = max(e.score for e in found.entries)
+    winners = [e for e in found.entries if e.score == best]
+    assert sum(e.prize or 0 for e in winners) == 400
+    assert all(0 <= (e.prize or 0) - 400 // len(winners) < len(winners) for e in winners)
+    assert all(e.prize == 0 for e in found.entries if e.score < best)  # winner takes all (a tie for first splits it)
+    second = await store(world).round_tables(tid, 2)
+    assert [t.status for t in second] == ["ended", "ended"]
+    # The tables whose threads could not be made were cancelled as they opened; round 2 was opened afresh.
+    cancelled = await database._all("SELECT id FROM tables WHERE status = 'cancelled' AND practice = 1")
+    assert cancelled and not {r["id"] for r in cancelled} & {t.table_id for t in second}
+    for table in [*first, *second]:
+        assert len(await database.table_history(table.table_id, limit=5)) == 1  # its one deal
+
+
+async def _round_waits(world: Any, tid: int, round_no: int) -> bool:
+    """The round is seated, its tables could not open, and the channel was told."""
+    found = await tournament(world, tid)
+    said = "\n".join(m.content or "" for m in world.channel.history())
+    if found.round != round_no or f"A table of round {round_no} could not open yet" not in said:
+        return False
+    return all(t.status != "playing" for t in await store(world).round_tables(tid, round_no))
