@@ -154,7 +154,7 @@ class TournamentsCog(commands.Cog):
         lang = lang_of(interaction.locale)
         if not low <= table_size <= high:
             raise UserError(
-                "tournaments.bad_table_size",
+                "tournaments.bad_table_size" if low < high else "tournaments.bad_table_size_exact",
                 game=message.game_name(game.value, lang),
                 size=table_size,
                 low=low,
