@@ -43,6 +43,17 @@ async def _check_paid(world: Any, database: Database, tournament_id: int, member
     assert sorted(nets) == list(range(1, found.rounds + 1))
     for entry in found.entries:
         assert entry.score == sum(round_nets[entry.user_id] for round_nets in nets.values())
+    # Each member's chips won at a table are what its settled deals gave their seat (these games carry no pot).
+    for round_no, played in nets.items():
+        for table in await store(world).round_tables(tournament_id, round_no):
+            seats = await database._all(
+                "SELECT position, user_id FROM seats WHERE table_id = ? AND left_at IS NULL", (table.table_id,)
+            )
+            hands = await database.table_history(table.table_id, limit=50)
+            for seat in seats:
+                if seat["user_id"] is not None:
+                    dealt = sum(hand.deltas[seat["position"]] for hand in hands)
+                    assert played[seat["user_id"]] == dealt, (round_no, seat["user_id"])
     assert await database.verify_ledger(world.guild.id) == []
     assert await store(world).escrow_problems(world.guild.id) == []
 

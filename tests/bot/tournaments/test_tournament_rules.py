@@ -264,3 +264,60 @@ async def test_the_limits_and_ratings_hooks(world: Any, clock: Any) -> None:
         members = {user: chips for user, chips in result.standings if user is not None}
         assert members == nets[result.round] and result.game == "oicho"
         assert sum(chips for _, chips in result.standings) == 0  # one table's chips only change hands
+
+
+async def test_a_round_table_stopped_by_a_moderator_counts_its_settled_deals(world: Any, clock: Any) -> None:
+    """A moderator stops one table of the round with ``/table stop`` in its thread: that table's part of the round
+    is what its settled deals gave (a deal in progress is void), and the round ends once the other table has."""
+    db = world.env.bot.db
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    tid = await open_tournament(world, game="oicho", table_size=2, rounds=1, deals_per_round=3, payout="winner")
+    for member in (world.alice, world.bob, world.carol, world.mod):
+        await press(world, member, tid, "Sign up")
+    await later(world, clock, 300)
+    first, second = await store(world).round_tables(tid, 1)
+    thread = next(t for t in world.channel.threads if t.id == first.channel_id)
+    stopped = await world.mod.slash(thread, "table stop")
+    assert stopped.ephemeral
+    assert (await tournament(world, tid)).status == "running"  # the other table still plays
+    await run_until(world, clock, lambda: over(world, tid))
+    nets = (await store(world).round_nets(tid))[1]
+    hands = await db.table_history(first.table_id, limit=10)
+    seats = await db._all("SELECT position, user_id FROM seats WHERE table_id = ?", (first.table_id,))
+    for seat in seats:
+        assert nets[seat["user_id"]] == sum(h.deltas[seat["position"]] for h in hands)
+    assert len(await db.table_history(second.table_id, limit=10)) == 3
+    found = await tournament(world, tid)
+    assert found.status == "finished" and sum(e.prize or 0 for e in found.entries) == 400
+
+
+async def test_a_table_that_did_not_start_is_cancelled_and_opened_again(
+    world: Any, clock: Any, monkeypatch: Any
+) -> None:
+    """The bot fails between opening a round's table and starting it (as a process stopping there would leave it):
+    the table left in its lobby is cancelled at the next look and the round's table opened afresh."""
+    from bot.tables.lobby import Lobby
+
+    plain = Lobby.start_now
+    failures = [RuntimeError("stopped while starting")]
+
+    async def start_now(self: Lobby, session: Any, deal: Any = None) -> None:
+        if failures:
+            raise failures.pop()
+        await plain(self, session, deal)
+
+    monkeypatch.setattr(Lobby, "start_now", start_now)
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    tid = await open_tournament(world, game="oicho", table_size=2, rounds=1, deals_per_round=1)
+    await press(world, world.alice, tid, "Sign up")
+    await press(world, world.bob, tid, "Sign up")
+    await later(world, clock, 300)
+    (table,) = await store(world).round_tables(tid, 1)
+    assert table.status == "lobby" and not failures
+    left = table.table_id
+    await run_until(world, clock, lambda: over(world, tid))
+    (table,) = await store(world).round_tables(tid, 1)
+    assert table.table_id != left and table.status == "ended"
+    row = await world.env.bot.db.get_table(left)
+    assert row is not None and row.status == "cancelled"
+    assert await world.env.bot.db.verify_ledger(world.guild.id) == [] and await store(world).escrow_problems() == []
