@@ -103,7 +103,8 @@ and grants (and the sink of takes), so its balance is minus the chips in circula
 funds bot seats at chip tables and takes their stacks back at the end; it is not seeded and has no
 floor, so a negative house means bots have lost chips to members overall (the guild's subsidy of
 bot play, visible with ``house_balance``). A practice table moves no chips: its stacks are virtual
-and its movements have no legs.
+and its movements have no legs. The *tournament* account holds tournaments' buy-ins in escrow until their
+payout or refund (:mod:`bot.storage.tournaments`).
 
 Idempotency. Each movement's key is UNIQUE. Replaying a key returns the original result with
 ``replayed=True`` and changes nothing; using it for a different kind of operation raises
