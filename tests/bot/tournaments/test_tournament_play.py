@@ -144,3 +144,36 @@ async def _round_waits(world: Any, tid: int, round_no: int) -> bool:
     if found.round != round_no or f"A table of round {round_no} could not open yet" not in said:
         return False
     return all(t.status != "playing" for t in await store(world).round_tables(tid, round_no))
+
+
+async def test_a_round_whose_tables_ended_while_the_bot_was_down_is_scored_after_the_restart(
+    world: Any, database: Database, clock: Any, monkeypatch: Any
+) -> None:
+    """The bot stops after the round's last table ended and before it scored the round (here: the director looks at
+    nothing until the restart). The restarted bot scores it, seats the next round and plays on to the payout."""
+    from bot.tournaments.director import Director
+
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    tid = await open_tournament(world, game="oicho", table_size=2, rounds=2, deals_per_round=1, payout="winner")
+    members = [world.alice, world.bob]
+    for member in members:
+        await press(world, member, tid, "Sign up")
+    await later(world, clock, 300)
+    assert (await tournament(world, tid)).round == 1
+
+    async def blind(self: Director) -> None:
+        return None
+
+    monkeypatch.setattr(Director, "tick", blind)
+
+    async def ended() -> bool:
+        return all(t.status == "ended" for t in await store(world).round_tables(tid, 1))
+
+    await run_until(world, clock, ended)
+    await later(world, clock, 120)
+    assert (await tournament(world, tid)).round == 1 and await store(world).round_nets(tid) == {}
+    monkeypatch.undo()
+    await world.env.restart_bot(make_bot(database, clock))
+    assert (await tournament(world, tid)).round == 2  # scored and seated as soon as the bot was back
+    await run_until(world, clock, lambda: over(world, tid))
+    await _check_paid(world, database, tid, members)
