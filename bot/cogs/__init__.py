@@ -14,6 +14,7 @@ from bot.cogs.ratings import RatingsCog
 from bot.cogs.rules import RulesCog
 from bot.cogs.seasons import SeasonsCog
 from bot.cogs.stats import StatsCog
+from bot.cogs.tournaments import TournamentsCog
 
 COGS = [
     PlayCog,
@@ -28,5 +29,6 @@ COGS = [
     RatingsCog,
     SeasonsCog,
     LimitsCog,
+    TournamentsCog,
 ]
 """In this order: a cog that cannot be imported is an error at start, never a feature silently missing."""

@@ -39,7 +39,7 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
 
     # tables (each operation is one transaction)
     open_table(guild_id, channel_id, game, host_id, *, buy_in, stake=1, rules=None, practice=False, lang="en",
-               parent_id=None, pace="live", turn_seconds=None) -> Table
+               parent_id=None, pace="live", turn_seconds=None, deal_limit=None) -> Table  # ends once deal_limit is settled
     set_place(table_id, channel_id) -> None             # the thread a lobby lives in, once made
     get_table(table_id) -> Table | None; active_table_in(channel_id) -> Table | None
     list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
@@ -55,7 +55,7 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
     settle_deal(table_id, deal_no, deltas, summary, *, key=None, pot=0) -> Settlement
 
     # the table log: what a change of a playing table writes, in one transaction, and what restarts read
-    append_step(table_id, entries, *, away=None, settle=(), checkpoint=None, close=False) -> Step
+    append_step(table_id, entries, *, away=None, settle=(), checkpoint=None, close=False, pot_back=None) -> Step
     restart_point(table_id) -> (record JSON, last log seq it includes, [LogEntry after it])
     table_log(table_id, *, after=0) -> list[LogEntry]; full_record(table_id) -> JSON; deal_shuffles(table_id, deal)
     adopt_record(table_id, opening, entries) -> None      # a table stored before the log existed
@@ -103,7 +103,8 @@ and grants (and the sink of takes), so its balance is minus the chips in circula
 funds bot seats at chip tables and takes their stacks back at the end; it is not seeded and has no
 floor, so a negative house means bots have lost chips to members overall (the guild's subsidy of
 bot play, visible with ``house_balance``). A practice table moves no chips: its stacks are virtual
-and its movements have no legs.
+and its movements have no legs. The *tournament* account holds tournaments' buy-ins in escrow until their
+payout or refund (:mod:`bot.storage.tournaments`).
 
 Idempotency. Each movement's key is UNIQUE. Replaying a key returns the original result with
 ``replayed=True`` and changes nothing; using it for a different kind of operation raises

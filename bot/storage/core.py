@@ -27,7 +27,7 @@ from bot.storage.tx import Exec, Guard, Insert, Many, One, Row, Scalar
 
 Clock = Callable[[], float]
 T = TypeVar("T")
-Account = Literal["wallet", "seat", "house", "mint", "pot"]
+Account = Literal["wallet", "seat", "house", "mint", "pot", "tournament"]
 
 LEASE_SECONDS = 30.0
 """How long a table's lease lasts unless its owner renews it (:mod:`bot.storage.leases`)."""

@@ -185,6 +185,8 @@ class Table:
     """When the current decisions began: the turn timer counts from here (it survives a restart)."""
     pinged: Mapping[int, int] = field(default_factory=dict)
     """Seat → the decision its member was last mentioned for (a correspondence table pings once per decision)."""
+    deal_limit: int | None = None
+    """The table ends by itself once this deal is settled (None: when its game ends by its own rules)."""
 
     @property
     def active(self) -> bool:

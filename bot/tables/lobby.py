@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,9 +33,9 @@ from games.core.rule_tables import find_row, row_text, row_value
 from games.registry import get_game
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable, Sequence
 
-    from bot.storage import Database, TablePlace
+    from bot.storage import Database, TablePace, TablePlace
     from bot.tables.places import Places
     from bot.tables.play import Play
     from bot.tables.public import PublicMessages
@@ -141,48 +142,147 @@ class Lobby:
         assert interaction.guild is not None
         await check_can_sit(interaction.guild, user, stake, buy_in, practice)  # the host's own seat and buy-in
         lang = lang_of(interaction.guild_locale or "en")
+        session = await self._open(
+            guild_id,
+            channel_id,
+            game_id,
+            user.id,
+            [(user.id, display_name(user))],
+            where=where,
+            placeholder=-interaction.id,
+            rules=rules,
+            buy_in=buy_in,
+            stake=stake,
+            practice=practice,
+            lang=lang,
+            pace="correspondence" if per_decision else "live",
+            turn_seconds=per_decision or turn_seconds,
+            bots=bots if deal is not None else 0,
+            start=deal is not None,
+            deal=deal,
+        )
+        if not tell:
+            return session
+        if where == "thread":
+            said = t("table.opened_thread", interaction.locale, id=session.id, thread=f"<#{session.channel_id}>")
+        else:
+            said = t("table.opened", interaction.locale, id=session.id)
+        await interaction.followup.send(said, ephemeral=True)
+        return session
+
+    async def open_seated(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        members: Sequence[tuple[int, str]],
+        *,
+        where: TablePlace,
+        rules: Any,
+        buy_in: int,
+        practice: bool,
+        lang: str,
+        bots: int = 0,
+        deal_limit: int | None = None,
+        opened: Callable[[int], Awaitable[None]] | None = None,
+    ) -> TableSession:
+        """A table the bot opens by itself, at nobody's command (a tournament's round): ``members`` (user id, name) sit
+        in this order, then ``bots`` bot players, and the game starts at once, in a thread of ``channel_id`` or in the
+        channel itself (``where``). ``host_id`` may stop it (with the server's moderators) and need not sit.
+        ``deal_limit``: the table ends by itself once that deal is settled (:attr:`TableSession.deal_limit`).
+        ``opened`` is told the table's id as soon as it exists, before anyone sits, so a caller that keeps it can
+        find the table again after a restart. Raises :class:`UserError` (nothing left open) when the table cannot be
+        opened or posted."""
+        return await self._open(
+            guild_id,
+            channel_id,
+            game_id,
+            host_id,
+            members,
+            where=where,
+            placeholder=-secrets.randbits(62) - 1,
+            rules=rules,
+            buy_in=buy_in,
+            stake=1,
+            practice=practice,
+            lang=lang,
+            bots=bots,
+            start=True,
+            deal_limit=deal_limit,
+            opened=opened,
+        )
+
+    async def _open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        game_id: str,
+        host_id: int,
+        members: Sequence[tuple[int, str]],
+        *,
+        where: TablePlace,
+        placeholder: int,
+        rules: Any,
+        buy_in: int,
+        stake: int,
+        practice: bool,
+        lang: str,
+        pace: TablePace = "live",
+        turn_seconds: int | None = None,
+        bots: int = 0,
+        start: bool = False,
+        deal: Shuffler | None = None,
+        deal_limit: int | None = None,
+        opened: Callable[[int], Awaitable[None]] | None = None,
+    ) -> TableSession:
+        """Open a table: its row, its seats (``members`` in order, then ``bots``), its lobby message in
+        ``channel_id`` and, ``where`` it is ``thread``, the thread that message starts; then either start it at once
+        (``start``: no lobby buttons) or let the lobby wait for its expiry. Anything that fails cancels the table
+        (every buy-in refunded) before it raises."""
+        db = self.db
+        spec = get_game(game_id)
         # A table for a thread waits under a placeholder place of its own until the thread exists.
-        place_id = -interaction.id if where == "thread" else channel_id
+        place_id = placeholder if where == "thread" else channel_id
         row = await db.open_table(
             guild_id,
             place_id,
             game_id,
-            user.id,
+            host_id,
             buy_in=buy_in,
             stake=stake,
             rules=rules.model_dump(mode="json"),
             practice=practice,
             lang=lang,
             parent_id=channel_id if where == "thread" else None,
-            pace="correspondence" if per_decision else "live",
-            turn_seconds=per_decision or turn_seconds,
+            pace=pace,
+            turn_seconds=turn_seconds,
+            deal_limit=deal_limit,
         )
-        try:
-            await db.join_table(row.id, user.id, display_name=display_name(user))
-        except Exception:
-            await db.cancel_table(row.id, actor_id=user.id)
-            raise
         session = TableSession.from_row(row, rules)
-        if deal is not None:
-            try:
-                for _ in range(bots):
-                    await db.add_bot_seat(session.id, self._bot_name(session))
-                    await self._reload_seats(session)
-            except Exception:
-                await db.cancel_table(row.id, actor_id=user.id)
-                raise
+        try:
+            if opened is not None:
+                await opened(row.id)
+            for user_id, name in members:
+                await db.join_table(row.id, user_id, display_name=name)
+            for _ in range(bots):
+                await self._reload_seats(session)
+                await db.add_bot_seat(session.id, self._bot_name(session))
+        except Exception:
+            await db.cancel_table(row.id, actor_id=host_id)
+            raise
         await self._reload_seats(session)
         self.registry.add(session)
         channel = self.client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            if deal is not None:  # a table started at once takes no one else: no lobby buttons
+            if start:  # a table started at once takes no one else: no lobby buttons
                 message = await channel.send(embed=self.embed(session))
             else:
                 message = await channel.send(embed=self.embed(session), view=lobby_view(session))
         except discord.HTTPException as exc:
             log.warning("table %s: the lobby could not be posted (%s); cancelling it", session.id, exc)
             self.registry.forget(session)
-            await db.cancel_table(session.id, actor_id=user.id)
+            await db.cancel_table(session.id, actor_id=host_id)
             raise UserError("table.lobby_not_posted") from None
         if where == "thread":
             name = thread_name(spec.name_ja if lang == "ja" else spec.name_en, session.id)
@@ -192,7 +292,7 @@ class Lobby:
             except Exception as exc:
                 log.warning("table %s: its thread could not be made (%s); cancelling it", session.id, exc)
                 self.registry.forget(session)
-                await db.cancel_table(session.id, actor_id=user.id)
+                await db.cancel_table(session.id, actor_id=host_id)
                 with contextlib.suppress(discord.HTTPException):
                     await message.delete()
                 raise UserError("table.thread_not_made") from None
@@ -202,17 +302,10 @@ class Lobby:
             await db.set_message(session.id, message.id, session.message_created_at)
         except Exception:
             log.exception("table %s: could not remember its lobby message", session.id)
-        if deal is not None:
+        if start:
             await self.start_now(session, deal)
         else:
             self.arm_expiry(session)
-        if not tell:
-            return session
-        if where == "thread":
-            said = t("table.opened_thread", interaction.locale, id=session.id, thread=f"<#{session.channel_id}>")
-        else:
-            said = t("table.opened", interaction.locale, id=session.id)
-        await interaction.followup.send(said, ephemeral=True)
         return session
 
     async def start_now(self, session: TableSession, deal: Shuffler | None = None) -> None:

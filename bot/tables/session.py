@@ -129,6 +129,7 @@ class TableSession:
         turn_seconds: int | None = None,
         turn_started_at: float | None = None,
         pinged: Mapping[int, int] | None = None,
+        deal_limit: int | None = None,
     ) -> None:
         self.id = id
         self.guild_id = guild_id
@@ -143,6 +144,8 @@ class TableSession:
         """When the current decisions began (the database's clock): the turn timer counts from here."""
         self.pinged: dict[int, int] = dict(pinged or {})
         """Seat → the decision its member was last mentioned for (correspondence tables)."""
+        self.deal_limit = deal_limit
+        """The table ends by itself once this deal is settled, in the same write (None: when its game ends)."""
         self.game = game
         self.host_id = host_id
         self.rules = rules
@@ -195,6 +198,7 @@ class TableSession:
             turn_seconds=row.turn_seconds,
             turn_started_at=row.turn_started_at,
             pinged=row.pinged,
+            deal_limit=row.deal_limit,
         )
 
     # ------------------------------------------------------------------ facts
@@ -393,8 +397,15 @@ class TableSession:
             assert record.snapshot is not None
             record.snapshot["events"] = [encode(e) for e in self._events_after(outcome.events)]
             checkpoint = (record.dumps(), seq)
+        close, pot_back = engine.is_over, None
+        if not close and self.deal_limit is not None and any(r.deal >= self.deal_limit for r in results):
+            # The table's last deal is settled: it ends here, as a game that ended would, in the same write; a deal
+            # the same move began is never played. A pot carried between deals goes back as a stop pays it back.
+            close = True
+            back = engine.stop_result()
+            pot_back = [d * self.stake for d in back.deltas] if back is not None else None
         begun = next((e.deal for e in outcome.events if isinstance(e, DealStarted) and e.public), None)
-        if begun is not None and begun == engine.deal_no and not engine.is_over:
+        if begun is not None and begun == engine.deal_no and not close:
             # This move began a deal: keep its start, so the deal's replay begins there (games.tape).
             story = self._events_after(outcome.events)
             deal_start = (begun, seq, start_record(engine, self._head(), begun, story).dumps())
@@ -406,7 +417,8 @@ class TableSession:
                 settle=[self._to_settle(r, outcome.events) for r in results],
                 checkpoint=checkpoint,
                 deal_start=deal_start,
-                close=engine.is_over,
+                close=close,
+                pot_back=pot_back,
             )
         except LeaseLost:
             # Another bot process drives the table now (bot.storage.leases): nothing was written, and this process

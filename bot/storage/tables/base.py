@@ -61,6 +61,7 @@ def _table(row: Row, seats: Sequence[Seat]) -> Table:
         turn_seconds=row["turn_seconds"],
         turn_started_at=row["turn_started_at"],
         pinged={int(k): int(v) for k, v in json.loads(row["pinged"] or "{}").items()},
+        deal_limit=row["deal_limit"],
     )
 
 

@@ -53,18 +53,21 @@ class LogOps(SettlementOps, ClosingOps):
         checkpoint: tuple[str, int] | None = None,
         deal_start: tuple[int, int, str] | None = None,
         close: bool = False,
+        pot_back: Sequence[int] | None = None,
     ) -> Step:
         """Everything one change of a playing table writes, as one transaction: its log rows (actions and the
         shuffles they made), seats marked away or back (by position), the deals it finished (as
         :meth:`settle_deal`), a new restart point (``(record JSON, last log seq it includes)``), the start of the deal this
         change began (``(deal, last log seq it includes, record JSON)``, kept for replays in ``deal_starts``)
-        and, when the game ended, the closing (every stack paid back, as :meth:`close_table`).
+        and, when the game ended, the closing (every stack paid back, as :meth:`close_table`; ``pot_back`` pays back
+        a pot the table still holds, chips by seat position, when it ends before its game does: a deal limit).
 
         Nothing is written if any part is refused; the log's ``(table, seq)`` key refuses a row written twice.
         """
         # Copies taken before the round trip: the body runs on the connection's thread.
         log = _log_rows(table_id, entries) if entries else None
         changes, deals = dict(away or {}), list(settle)
+        back = None if pot_back is None else [int(b) for b in pot_back]
 
         async def tx(now: float) -> Step:
             if deals:
@@ -107,7 +110,9 @@ class LogOps(SettlementOps, ClosingOps):
             closure = None
             if close:
                 ending = await self._table_row(table_id)
-                closure = await self._finish(ending, "ended", "cash_out", f"close:{table_id}", None, now, finished=True)
+                closure = await self._finish(
+                    ending, "ended", "cash_out", f"close:{table_id}", None, now, back, finished=True
+                )
             elif checkpoint is None:
                 # The seats now to act began their decisions now (the turn timer counts from here after a restart).
                 await Exec("UPDATE tables SET updated_at = ?, turn_started_at = ? WHERE id = ?", (now, now, table_id))

@@ -29,6 +29,8 @@ from bot.storage.tx import Exec, Insert, Scalar
 MAX_STAKE = 1_000_000
 MAX_TURN = 7 * 86400
 """The longest a decision may be given (a week), whatever a server allows."""
+MAX_DEAL_LIMIT = 10_000
+"""The most deals a table may be limited to (a bound on a value written into the table's row, nothing more)."""
 
 
 class SeatOps(TableBase):
@@ -47,12 +49,14 @@ class SeatOps(TableBase):
         parent_id: int | None = None,
         pace: TablePace = "live",
         turn_seconds: int | None = None,
+        deal_limit: int | None = None,
     ) -> Table:
         """A new table in the lobby; :class:`StorageError` ``storage.channel_busy`` if the channel has one.
 
         ``parent_id``: the channel whose thread the table will live in (its ``channel_id`` is then a placeholder
         until :meth:`set_place` names the thread). ``pace`` and ``turn_seconds``: a correspondence table's hours per
-        decision (None: the server's turn timer)."""
+        decision (None: the server's turn timer). ``deal_limit``: the table ends by itself once that deal is settled
+        (None: when the game ends by its rules)."""
         if pace not in TABLE_PACES:
             raise InvalidValue("storage.invalid_pace", f"pace must be one of {TABLE_PACES}", pace=pace)
         if turn_seconds is not None and (
@@ -61,6 +65,12 @@ class SeatOps(TableBase):
             raise InvalidValue("storage.invalid_turn", f"turn_seconds must be 10–{MAX_TURN}", turn=turn_seconds)
         if isinstance(stake, bool) or not isinstance(stake, int) or not 1 <= stake <= MAX_STAKE:
             raise InvalidValue("storage.invalid_stake", f"stake must be 1–{MAX_STAKE}", stake=stake)
+        if deal_limit is not None and (
+            isinstance(deal_limit, bool) or not isinstance(deal_limit, int) or not 1 <= deal_limit <= MAX_DEAL_LIMIT
+        ):
+            raise InvalidValue(
+                "storage.invalid_deal_limit", f"deal_limit must be 1–{MAX_DEAL_LIMIT}", deal_limit=deal_limit
+            )
         check_amount(buy_in)
         rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
         owner, span = self.owner, self.lease_seconds
@@ -74,8 +84,8 @@ class SeatOps(TableBase):
                 )
             table_id = await Insert(
                 "INSERT INTO tables (guild_id, channel_id, game, host_id, stake, buy_in, rules, practice,"
-                " lang, created_at, updated_at, parent_id, pace, turn_seconds)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " lang, created_at, updated_at, parent_id, pace, turn_seconds, deal_limit)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     guild_id,
                     channel_id,
@@ -91,6 +101,7 @@ class SeatOps(TableBase):
                     parent_id,
                     pace,
                     turn_seconds,
+                    deal_limit,
                 ),
             )
             # The opening process drives the table (bot.storage.leases).

@@ -174,6 +174,10 @@ async def test_copy_then_both_play_on_identically(tmp_path: Path, empty_pg: str,
         "season_chips",
         "member_limits",
         "stake_limits",
+        "tournaments",
+        "tournament_entries",
+        "tournament_tables",
+        "tournament_seats",
     }
 
     async with await Database.open(path, clock=clock) as sqlite, await Database.open(empty_pg, clock=clock) as pg:
