@@ -2,8 +2,8 @@
 
 Columns: ``movement`` (its id), ``time`` (UTC, ISO 8601), ``kind`` (the movement's reason: ``daily``, ``buy_in``,
 ``settlement`` …), ``key`` (its idempotency key), ``note`` (a moderator's reason for a grant or a take), ``actor`` (who
-made it), ``account`` (``wallet``, ``seat``, ``house``, ``mint`` or ``pot``), ``member`` (the wallet's member, or the
-seated member on a seat leg), ``seat`` and ``bot`` (a seat leg's seat id, and the bot's name on a bot's seat), ``table``
+made it), ``account`` (``wallet``, ``seat``, ``house``, ``mint``, ``pot`` or ``tournament``), ``member`` (the wallet's
+member, or the seated member on a seat leg), ``seat`` and ``bot`` (a seat leg's seat id, and the bot's name on a bot's seat), ``table``
 (the movement's table; a pot leg's pot) and ``delta`` (chips in, or out when negative).
 
 The database is read a page of movements at a time, each with all of its legs, and a movement's rows always go to one

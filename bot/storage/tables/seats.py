@@ -69,7 +69,10 @@ class SeatOps(TableBase):
             isinstance(deal_limit, bool) or not isinstance(deal_limit, int) or not 1 <= deal_limit <= MAX_DEAL_LIMIT
         ):
             raise InvalidValue(
-                "storage.invalid_deal_limit", f"deal_limit must be 1–{MAX_DEAL_LIMIT}", deal_limit=deal_limit
+                "storage.invalid_deal_limit",
+                f"deal_limit must be 1–{MAX_DEAL_LIMIT}",
+                deal_limit=deal_limit,
+                max=MAX_DEAL_LIMIT,
             )
         check_amount(buy_in)
         rules_json = json.dumps(dict(rules or {}), ensure_ascii=False, separators=(",", ":"))
