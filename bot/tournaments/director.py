@@ -69,6 +69,8 @@ class Director:
         """Something happened during the look: look once more."""
         self._sleeper: asyncio.Task[None] | None = None
         """Sleeps until the next look is due."""
+        self._live = True
+        """Whether the last look found a tournament under way here (else the director sleeps until woken)."""
         self._warned: set[tuple[int, int]] = set()
         """(tournament, round) whose tables could not all open: said once in the channel."""
 
@@ -113,9 +115,12 @@ class Director:
                 log.exception("tournaments: looking at the tournaments failed; trying again later")
             if not self._again:
                 break
-        wait = POLL_SECONDS if due is None else min(POLL_SECONDS, max(0.0, due - self.bot.clock()))
         if self._sleeper is not None:
             self._sleeper.cancel()
+            self._sleeper = None
+        if not self._live:
+            return  # nothing under way here: opening a tournament wakes the director again
+        wait = POLL_SECONDS if due is None else min(POLL_SECONDS, max(0.0, due - self.bot.clock()))
         self._sleeper = asyncio.create_task(self._sleep(wait))
 
     async def _sleep(self, seconds: float) -> None:
@@ -123,17 +128,21 @@ class Director:
         self.wake()
 
     async def tick(self) -> float | None:
-        """Make every step due; returns the next start time to wake for (None: none is waiting)."""
+        """Make every step due; returns the next start time to wake for (None: none is waiting), and notes whether
+        any tournament is under way here (none: no timer is left running, on an idle bot or in a test)."""
         due: float | None = None
+        live = False
         for tournament in await self.store.live():
             if not self.bot.tables.owns(tournament.guild_id):
                 continue
+            live = True
             try:
                 await self.step(tournament.id)
             except Exception:
                 log.exception("tournament %s: its step failed; trying again later", tournament.id)
             if tournament.status == "signup" and tournament.start_at > self.bot.clock():
                 due = tournament.start_at if due is None else min(due, tournament.start_at)
+        self._live = live
         return due
 
     async def step(self, tournament_id: int) -> None:
