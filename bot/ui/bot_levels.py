@@ -68,6 +68,14 @@ def seat_name(name: str, *, bot: bool, level: str, lang: str) -> str:
     return BOT_MARK + t("bots.tagged", lang, name=name, level=t(f"bots.tag_{level}", lang))
 
 
+def tag_suffixes() -> tuple[str, ...]:
+    """What :func:`seat_name` puts after a bot's name, for every level and language (a picture drops it where a name
+    does not fit)."""
+    return tuple(
+        t("bots.tagged", lang, name="", level=t(f"bots.tag_{level}", lang)) for lang in ("en", "ja") for level in LEVELS
+    )
+
+
 def stored_names(seats: Sequence[Seat], lang: str) -> list[str]:
     """The names of a stored table's seats as :func:`seat_name` gives them (a bot seated before levels: normal)."""
     return [seat_name(s.name, bot=s.is_bot, level=s.bot_level or DEFAULT_LEVEL, lang=lang) for s in seats]
