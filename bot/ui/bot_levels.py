@@ -86,7 +86,7 @@ def strength(game: str, level: str, lang: str) -> str:
     figure = measured().get((game, level))
     if figure is None:
         return ""
-    against = t("bots.random_player", lang) if figure.against == "random" else level_name(figure.against, lang)
+    against = t("bots.random_player", lang) if figure.against == "random" else t(f"bots.tag_{figure.against}", lang)
     return t(
         "bots.measured",
         lang,

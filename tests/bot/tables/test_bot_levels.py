@@ -3,6 +3,7 @@ the level survives a restart, each bot plays its own level and an away member is
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 import bot.tables.public
+from bot.ui import bot_levels
 from bot.ui.base import TableContext
 from games.core.actions import Action, LegalAction
 from games.registry import get_game
@@ -151,3 +153,39 @@ async def test_each_bot_plays_its_own_level_and_an_away_member_the_strong_one(
     for level, seat in played:
         by_seat.setdefault(seat, set()).add(level)
     assert by_seat == {0: {"strong"}, 1: {"easy"}, 2: {"normal"}, 3: {"strong"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+async def test_the_lobby_quotes_each_levels_measured_strength(
+    world: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any, lang: str
+) -> None:
+    """What ``bench_bots.py --save`` wrote is what the lobby says; a level not measured is described in words only."""
+    figures = {
+        "games": {
+            "oicho": {
+                "easy": {"against": "random", "mean": 1.234, "half": 0.2, "deals": 10000},
+                "strong": {"against": "normal", "mean": 0.42, "half": 0.05, "deals": 12000},
+            }
+        }
+    }
+    saved = tmp_path / "bot_strength.json"
+    saved.write_text(json.dumps(figures), encoding="utf-8")
+    monkeypatch.setattr(bot_levels, "STRENGTH_FILE", saved)
+    bot_levels.measured.cache_clear()
+    try:
+        if lang == "ja":
+            LOCALES[world.alice.id] = "ja"
+        await world.alice.slash(world.channel, "play", game="oicho", practice=True)
+        easy, normal, strong = lobby_fields(lobby_message(world))[
+            "ボットのレベル" if lang == "ja" else "Bot levels"
+        ].split("\n")
+    finally:
+        bot_levels.measured.cache_clear()
+    if lang == "ja":
+        assert easy.endswith("実測：ランダムに打つボット相手に1局あたり +1.23 ± 0.20 チップ（10,000局）。")
+        assert strong.endswith("実測：中級ボット相手に1局あたり +0.42 ± 0.05 チップ（12,000局）。")
+        assert "実測" not in normal
+    else:
+        assert easy.endswith("Measured: +1.23 ± 0.20 chips a deal against the random bot (10,000 deals).")
+        assert strong.endswith("Measured: +0.42 ± 0.05 chips a deal against the normal bot (12,000 deals).")
+        assert "Measured" not in normal
