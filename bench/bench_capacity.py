@@ -28,7 +28,11 @@ measured is the bot). Everything between (ids, sessions, commits to a real SQLit
 the budget, rendering in a worker process, bots and timers) is the bot's own code running in real time. SimCord is
 not used: its virtual clock and one-at-a-time actors cannot carry a thousand tables clicking concurrently.
 
-    python bench/bench_capacity.py [tables] [seconds] [--servers N] [--baseline-seconds S]
+With ``--bot-level strong`` the bots at the tables are strong ones (the default is the level a plain "Add bot" seats),
+which search within their time budget on the same worker process as the pictures; the bots' decisions are then timed
+too, from the mover handing one to the worker pool until its move is back (queueing behind pictures included).
+
+    python bench/bench_capacity.py [tables] [seconds] [--servers N] [--baseline-seconds S] [--bot-level L]
     # defaults: 1000 tables, 60 s; the one-table baseline runs three times as long (its p99 on ~1,400 clicks)
 """
 
@@ -42,6 +46,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -51,6 +56,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import discord
 
+import bot.tables.autoplay
 from bot.render import runner
 from bot.storage import Database
 from bot.tables.manager import TableManager
@@ -60,7 +66,7 @@ from bot.tables.public import PublicMessages
 from bot.tables.session import SeatInfo, TableSession
 from bot.tuning import tune_process
 from games.core.actions import ActionFamily, AmountRange
-from games.registry import get_game
+from games.registry import DEFAULT_LEVEL, LEVELS, get_game
 
 MEMBER_GAP = 10.0
 """Mean seconds between two member arrivals at one table."""
@@ -84,6 +90,8 @@ class Watch:
     clicks: list[float] = field(default_factory=list)
     panel_lag: list[float] = field(default_factory=list)
     picture_lag: dict[str, list[float]] = field(default_factory=lambda: {"awaiting": [], "acted": [], "bots": []})
+    decisions: list[float] = field(default_factory=list)
+    """Seconds from a bot's decision handed to the worker pool until its move was back."""
     changed: dict[int, list[tuple[int, float, str]]] = field(default_factory=dict)
     """Table → the changes its message does not show yet: (engine serial after it, when, which kind)."""
     panel_stale: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -203,7 +211,14 @@ class FakeInteraction:
 
 
 async def open_tables(
-    manager: TableManager, db: Database, count: int, servers: int, first_channel: int, *, bots: int = 1
+    manager: TableManager,
+    db: Database,
+    count: int,
+    servers: int,
+    first_channel: int,
+    *,
+    bots: int = 1,
+    bot_level: str = DEFAULT_LEVEL,
 ) -> list[TableSession]:
     """Half Oicho, half OFC; two members and ``bots`` bots each, at chip tables (every deal's ledger, statistics and
     member rows written as in production); started as the lobby starts them; spread over servers. Stacks and the bank's cap are large and members never resign the bank (:func:`a_move`), so no game ends
@@ -230,7 +245,7 @@ async def open_tables(
         for user in (host, host + 1):
             await db.join_table(row.id, user, display_name=f"m{user}")
         for name in ("Tanuki", "Kitsune")[:bots]:
-            await db.add_bot_seat(row.id, name)
+            await db.add_bot_seat(row.id, name, level=bot_level)
         session = TableSession(
             id=row.id,
             guild_id=guild,
@@ -247,7 +262,7 @@ async def open_tables(
         )
         stored = await db.get_table(row.id)
         assert stored is not None
-        seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in stored.seats]
+        seats = [SeatInfo.of(s) for s in stored.seats]
         await session.begin(db, seats, manager.new_shuffler())
         session.message_id, session.message_created_at = next(_ids), manager.clock()
         manager.tables[row.id] = session
@@ -281,8 +296,9 @@ def a_move(session: TableSession, rng: random.Random) -> tuple[int, str] | None:
     return user, f"fdb:{session.id}:{engine.decision_id(seat)}:a:{action.text.replace(' ', '~')}"
 
 
-def instrument(manager: TableManager, watch: Watch) -> None:
-    """Note when tables and panels become stale (a change was committed) and when they are current again."""
+def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
+    """Note when tables and panels become stale (a change was committed) and when they are current again, and how
+    long the bots' decisions take; returns what puts the mover's hand-off back as it was."""
     follow_up = Play.follow_up
 
     async def noted(self: Play, session: TableSession, outcome: Any, **kwargs: Any) -> None:
@@ -322,13 +338,35 @@ def instrument(manager: TableManager, watch: Watch) -> None:
         finally:
             watch.shown(session.id, session.runtime.picture.shown_serial)
 
+    off_loop = bot.tables.autoplay.off_loop  # type: ignore[attr-defined]
+
+    async def timed(fn: Any, *args: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return await off_loop(fn, *args)
+        finally:
+            if watch.measuring:
+                watch.decisions.append(time.perf_counter() - start)
+
+    bot.tables.autoplay.off_loop = timed  # type: ignore[attr-defined]
     manager.play.follow_up = noted.__get__(manager.play)  # type: ignore[method-assign]
     manager.public.refresh = refreshed.__get__(manager.public)  # type: ignore[method-assign]
     manager.panels.build = built.__get__(manager.panels)  # type: ignore[method-assign]
 
+    def restore() -> None:
+        bot.tables.autoplay.off_loop = off_loop  # type: ignore[attr-defined]
+
+    return restore
+
 
 async def run(
-    tables: int, seconds: float, db_path: str, servers: int, gap: float = MEMBER_GAP, bots: int = 1
+    tables: int,
+    seconds: float,
+    db_path: str,
+    servers: int,
+    gap: float = MEMBER_GAP,
+    bots: int = 1,
+    bot_level: str = DEFAULT_LEVEL,
 ) -> dict[str, Any]:
     watch = Watch()
     db = await Database.open(db_path)
@@ -341,8 +379,10 @@ async def run(
         bot_pace=None,
         edits_per_second=EDITS_PER_SECOND,
     )
-    instrument(manager, watch)
-    sessions = await open_tables(manager, db, tables, servers, first_channel=5_000_000 + tables * 10, bots=bots)
+    restore = instrument(manager, watch)
+    sessions = await open_tables(
+        manager, db, tables, servers, first_channel=5_000_000 + tables * 10, bots=bots, bot_level=bot_level
+    )
     # Every seated member opens their panel ("My hand"), which the follower then keeps current.
     for session in sessions:
         for info in session.seats:
@@ -398,7 +438,9 @@ async def run(
     per_window = [sum(1 for r in requests if w <= r < w + 1.0) for w in requests]
     await manager.shutdown()
     await db.close()
+    restore()
     return {
+        "decisions": watch.decisions,
         "clicks": watch.clicks,
         "panels": watch.panel_lag,
         "pictures": watch.picture_lag,
@@ -421,6 +463,12 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
         f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
         f"event loop busy {f['loop_busy']:.0%}"
+        + (
+            f"; bot decisions p50/p99 {p(f['decisions'], 0.5) * 1000:.0f}/{p(f['decisions'], 0.99) * 1000:.0f} ms"
+            f" ({len(f['decisions'])}, queueing in the worker included)"
+            if f["decisions"]
+            else ""
+        )
     )
 
 
@@ -432,17 +480,17 @@ def ratio_interval(many: list[float], one: list[float], q: float = 0.99, rounds:
     return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds)]
 
 
-async def main(tables: int, seconds: float, servers: int, baseline_seconds: float) -> None:
+async def main(tables: int, seconds: float, servers: int, baseline_seconds: float, bot_level: str) -> None:
     runner.use_processes(1)
     await runner.warm_up()
     with tempfile.TemporaryDirectory() as tmp:
         # One table of two members (no bot to wait for), clicked every 0.05 s: a member can act only on their turn,
         # so about 8 clicks a second count, and the baseline runs longer to rest its p99 on more than a thousand.
         one = await run(1, baseline_seconds, str(Path(tmp) / "one.db"), servers=1, gap=0.05, bots=0)
-        many = await run(tables, seconds, str(Path(tmp) / "many.db"), servers=servers)
+        many = await run(tables, seconds, str(Path(tmp) / "many.db"), servers=servers, bot_level=bot_level)
     runner.shutdown()
     print(describe("1 table", one))
-    print(describe(f"{tables} tables over {servers} servers", many))
+    print(describe(f"{tables} tables over {servers} servers, {bot_level} bots", many))
     ratio = p(many["clicks"], 0.99) / p(one["clicks"], 0.99)
     low, high = ratio_interval(many["clicks"], one["clicks"])
     print(
@@ -459,7 +507,10 @@ if __name__ == "__main__":
     parser.add_argument("seconds", nargs="?", type=float, default=60.0)
     parser.add_argument("--servers", type=int, default=None)
     parser.add_argument("--baseline-seconds", type=float, default=None, help="default: three times seconds")
+    parser.add_argument(
+        "--bot-level", choices=LEVELS, default=DEFAULT_LEVEL, help=f"the bots' level (default: {DEFAULT_LEVEL})"
+    )
     arguments = parser.parse_args()
     servers = arguments.servers or max(1, arguments.tables // 5)
     baseline = arguments.baseline_seconds or 3 * arguments.seconds
-    asyncio.run(main(arguments.tables, arguments.seconds, servers, baseline))
+    asyncio.run(main(arguments.tables, arguments.seconds, servers, baseline, arguments.bot_level))

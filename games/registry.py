@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel
 
@@ -17,7 +18,35 @@ from games.core.results import DealSummary
 from games.core.rng import Shuffler
 
 Policy = Callable[[Any, Sequence[LegalAction], random.Random], Action]
-"""A bot player: (its own seat view, its legal actions, a random source) → an action."""
+"""A bot player: (its own seat view, its legal actions, a random source) → an action. It reads only its arguments:
+the same view, legal actions and random state always give the same action (``tests/games/test_bot_levels.py``)."""
+
+Level = Literal["easy", "normal", "strong"]
+LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
+"""The bot levels every game offers, weakest first."""
+STRONG: Level = "strong"
+"""The level that plays for away members and gives the 💡 hint, the coach's advice and the lessons' bots."""
+DEFAULT_LEVEL: Level = "normal"
+"""A bot added without a level chosen, and every bot seated before there were levels (they played the policy that
+became the normal level)."""
+
+
+def is_level(text: object) -> bool:
+    return text in LEVELS
+
+
+def every_level(policy: Policy) -> dict[str, Policy]:
+    """One policy at every level (a game, or a test toy, with a single bot)."""
+    return dict.fromkeys(LEVELS, policy)
+
+
+def level_policies(module: ModuleType) -> dict[str, Policy]:
+    """A game's policies by level from its policy module: its ``POLICIES`` (exactly the three levels) once it has
+    them, until then its one ``choose`` at every level."""
+    found = getattr(module, "POLICIES", None)
+    if found is None:
+        return every_level(cast(Policy, module.choose))
+    return dict(cast(Mapping[str, Policy], found))
 
 
 @dataclass(frozen=True)
@@ -30,13 +59,23 @@ class GameSpec:
     rules_model: type[BaseModel]
     engine: Callable[[Any, Sequence[int], Shuffler], Engine[Any]]
     codec: ActionCodec
-    policy: Policy
+    policies: Mapping[str, Policy]
+    """The bot of each level (:data:`LEVELS`)."""
     seat_range: Callable[[Any], tuple[int, int]]
     """(min, max) seats allowed under the given rules."""
     deck: Callable[[Any], Sequence[FrenchCard | KabuCard | LukFuCard]]
     """The canonical (unshuffled) deck under the given rules: what ``/verify`` shuffles with a seed."""
     result: type[DealSummary]
     """The game's finished-deal result (``DealResult.detail``): what reads a stored summary back."""
+
+    def __post_init__(self) -> None:
+        if set(self.policies) != set(LEVELS):
+            raise ValueError(f"{self.id}: policies must be exactly {', '.join(LEVELS)}, not {sorted(self.policies)}")
+
+    @property
+    def policy(self) -> Policy:
+        """The strong bot: what plays for away members, and what the hint, the coach and the lessons use."""
+        return self.policies[STRONG]
 
     def restore(self, rules: Any, state: dict[str, Any], shuffler: Shuffler) -> Engine[Any]:
         """An engine rebuilt from :meth:`Engine.snapshot` data."""
@@ -67,6 +106,12 @@ def _registered() -> dict[str, GameSpec]:
 
     specs = [OICHO, OFC, LUK_FU, HACHI_HACHI]
     return {s.id: s for s in specs}
+
+
+def decide(game_id: str, level: str, view: Any, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+    """The move of ``game_id``'s bot of ``level``: what the worker pool runs for a bot or an away member (named by
+    game and level, so the call pickles to a worker process whatever a policy is made of)."""
+    return get_game(game_id).policies[level](view, legal, rng)
 
 
 def get_game(game_id: str) -> GameSpec:

@@ -1,7 +1,7 @@
 """The coach's note at a learner's decision: the game's own explanation (:class:`~bot.learn.note.Coached`), laid out
 the same way for every game.
 
-The move the coach recommends is the game's policy (``spec.policy``, the bot that plays for bot seats and away
+The move the coach recommends is the game's strong bot (``spec.policies["strong"]``, which also plays for away
 members; for OFC the policy with the exact foul check, or the Fantasyland solver), run with a random source drawn
 from the decision's id, so the same decision always gets the same advice. Everything here only reads its
 arguments: :func:`note_text` runs on the worker pool.
@@ -18,7 +18,7 @@ from bot.learn.note import Coached, CoachNote
 from bot.ui import ui_for
 from bot.ui.base import TableContext
 from games.core.actions import Action, LegalAction
-from games.registry import get_game
+from games.registry import STRONG, get_game
 
 
 def coach_rng(decision: int) -> random.Random:
@@ -36,7 +36,7 @@ def coached(game_id: str) -> Coached | None:
 
 def pick(game_id: str, view: Any, legal: Sequence[LegalAction], decision: int) -> Action:
     """The move the bot would make at this decision."""
-    return get_game(game_id).policy(view, legal, coach_rng(decision))
+    return get_game(game_id).policies[STRONG](view, legal, coach_rng(decision))
 
 
 def layout(note: CoachNote, lang: str) -> str:

@@ -22,10 +22,13 @@ from typing import Any
 
 from games.core.engine import Engine
 from games.core.rng import Shuffle, Shuffler
-from games.registry import get_game
+from games.registry import STRONG, get_game
 
 LEARNER = 0
 """The learner's seat."""
+BOT_LEVEL = STRONG
+"""The level of a lesson's bots, at its table and in the search that pinned its number (the same bots, so the deal
+found shows its rule at the table too); the coach advises with the same level."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +83,12 @@ def seeds(game: str, lesson: str, number: int, deals: int = 1) -> list[str]:
 def simulate(
     lesson: Lesson, number: int | None = None, *, bot_seed: str = "", limit: int = 2000
 ) -> tuple[list[Step], Engine[Any]]:
-    """The lesson's deals played through: the learner as the coach advises, the bots by the game's policy (``bot_seed``
-    varies their random choices)."""
+    """The lesson's deals played through: the learner as the coach advises, the bots at :data:`BOT_LEVEL`
+    (``bot_seed`` varies their random choices)."""
     from bot.learn.coach import pick as advice
 
     spec = get_game(lesson.game)
+    bot = spec.policies[BOT_LEVEL]
     rules = spec.rules_model()
     n = lesson.number if number is None else number
     shuffler = Shuffler(planned=[Shuffle(seed=s) for s in seeds(lesson.game, lesson.id, n, lesson.deals)])
@@ -99,7 +103,7 @@ def simulate(
         if seat == LEARNER:  # the learner as the coach advises; the bots as they play
             action = advice(lesson.game, view, legal, engine.decision_id(seat))
         else:
-            action = spec.policy(view, legal, random.Random(f"{bot_seed}:{count}:{seat}"))
+            action = bot(view, legal, random.Random(f"{bot_seed}:{count}:{seat}"))
         steps.append(Step(seat, view, legal, action, engine.deal_no))
         engine.apply(seat, action)
     return steps, engine

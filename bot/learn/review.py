@@ -23,11 +23,13 @@ from games.core.actions import Action
 from games.core.engine import Engine
 from games.core.record import TableRecord
 from games.core.rng import Shuffler
-from games.registry import get_game
+from games.registry import STRONG, get_game
 from games.replay import start
 
 SHOWN = 3
 """Decisions the review names (the costliest)."""
+ROLLOUT_LEVEL = STRONG
+"""The bot level every seat plays on with in the rollouts (the level whose move the coach recommends)."""
 ROLLOUT_LIMIT = 2000
 
 
@@ -75,7 +77,8 @@ def _rollout(engine: Engine[Any], game: str, rules: Any, seat: int, first: Actio
         if copy.results or copy.is_over:
             break
         s = min(copy.to_act())
-        copy.apply(s, spec.policy(copy.view(s), copy.legal_actions(s), random.Random(f"review:{count}:{s}")))
+        strong = spec.policies[ROLLOUT_LEVEL]
+        copy.apply(s, strong(copy.view(s), copy.legal_actions(s), random.Random(f"review:{count}:{s}")))
     return copy.results[0].deltas[seat] if copy.results else 0
 
 

@@ -24,7 +24,7 @@ import discord
 from bot.errors import UserError
 from bot.i18n import lang_of, t
 from bot.learn.coach import note_text
-from bot.learn.lessons import Lesson, by_seed
+from bot.learn.lessons import BOT_LEVEL, Lesson, by_seed
 from bot.learn.review import review, review_text
 from bot.render.runner import off_loop
 from bot.tables.places import missing_thread_permissions
@@ -114,6 +114,7 @@ class Teacher:
             practice=True,
             place=place,
             bots=lesson.bots,
+            bot_level=BOT_LEVEL,
             deal=lesson.shuffler(),
             tell=False,
             turn_seconds=LESSON_TURN_SECONDS,

@@ -96,9 +96,27 @@ def text_width(text: str, size: int) -> float:
 
 
 def fit(text: str, size: int, max_width: float, placeholder: str = "?") -> str:
-    """``text`` made drawable and cut with an ellipsis so that it is at most ``max_width`` px wide."""
+    """``text`` made drawable and cut with an ellipsis so that it is at most ``max_width`` px wide. A bot's name too
+    wide for its place loses its level tag before any of its letters (``Tengu (strong)`` → ``Tengu``, not
+    ``Tengu (s…``): the seat's own panel, which has the room, still shows the level."""
     clean = displayable(text) or placeholder
+    if text_width(clean, size) > max_width:
+        clean = _without_level(clean)
     return _fit_clean(clean, size, int(max_width))
+
+
+@lru_cache(maxsize=1)
+def _level_tags() -> tuple[str, ...]:
+    from bot.ui.bot_levels import tag_suffixes
+
+    return tag_suffixes()
+
+
+def _without_level(text: str) -> str:
+    for tag in _level_tags():
+        if text.endswith(tag) and len(text) > len(tag):
+            return text[: -len(tag)]
+    return text
 
 
 @lru_cache(maxsize=4096)

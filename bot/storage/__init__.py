@@ -44,7 +44,7 @@ annotated with the types of :mod:`bot.storage.models`, all exported here, and th
     get_table(table_id) -> Table | None; active_table_in(channel_id) -> Table | None
     list_active_tables(guild_id=None) -> list[Table]     # lobby + playing, with seats: for restarts
     join_table(table_id, user_id, *, buy_in=None, max_seats=None, key=None, display_name=None) -> SeatChange
-    add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None) -> SeatChange
+    add_bot_seat(table_id, bot_name, *, buy_in=None, max_seats=None, key=None, level="normal") -> SeatChange
     leave_lobby(table_id, user_id=None, *, position=None, key=None) -> SeatChange
     make_practice(table_id, *, actor_id=None, key=None) -> Table     # refund every buy-in, stacks become virtual
     set_away(table_id, user_id, away) -> None

@@ -138,6 +138,8 @@ class Seat:
     joined_at: float
     display_name: str | None = None
     """The member's name when they sat down (a bot's name for a bot)."""
+    bot_level: str | None = None
+    """The level a bot plays at (``games.registry.LEVELS``); None for a member."""
 
     @property
     def is_bot(self) -> bool:

@@ -2,7 +2,8 @@
 
 Each table with a seat to move for (a bot, or a member marked away) runs one mover task. The mover looks at
 the table under its lock, works out the move with the game's policy **off the event loop** (on the worker
-pool: a worker process in production, so a slow policy holds neither the loop nor its interpreter lock),
+pool: a worker process in production, so a slow policy holds neither the loop nor its interpreter lock) at the
+seat's level (a bot's own, chosen when the host added it; the strong level for an away member),
 waits the server's bot pace so the previous move stays on the table long enough to be seen, and submits the
 move through the table's ``commit`` like any click (refused if anything changed meanwhile, then it looks
 again). Each move is its own commit, so each appears on the table one at a time. A table of only bots and
@@ -27,12 +28,13 @@ from bot.render.runner import off_loop
 from bot.storage import LeaseLost
 from bot.tables.play import Stale
 from games.core.errors import GameError
+from games.registry import STRONG, decide
 
 Shown = Callable[..., Awaitable[None]]
 
 if TYPE_CHECKING:
     from bot.tables.play import Play
-    from bot.tables.session import TableSession
+    from bot.tables.session import SeatInfo, TableSession
     from bot.tables.settings import ServerSettings
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,11 @@ not stop the table)."""
 DEAL_PAUSE_PACES = 3
 """After a deal is settled, the next deal's first bot move waits this many paces: time to read the results and see
 the deal's last trick."""
+
+
+def level_of(seat: SeatInfo) -> str:
+    """The level that moves for a seat: a bot's own, chosen when it was added; the strong one for an away member."""
+    return seat.level if seat.bot else STRONG
 
 
 class Autoplay:
@@ -115,7 +122,7 @@ class Autoplay:
                 paused = session.runtime.deal_pause_from == serial
                 await asyncio.sleep(pace * (DEAL_PAUSE_PACES if paused else 1))
             rng = random.Random(f"{session.id}:{serial}:{seat}")
-            action = await off_loop(session.spec.policy, view, legal, rng)
+            action = await off_loop(decide, session.game, level_of(session.seats[seat]), view, legal, rng)
             try:
                 await self.play.move(session, seat, action, by_policy=True, expect_serial=serial)
             except Stale:

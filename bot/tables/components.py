@@ -128,15 +128,20 @@ def table_view(session: TableSession) -> discord.ui.View:
 def lobby_view(session: TableSession) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     lang = session.lang
-    for verb, key, style, emoji in (
-        ("join", "lobby.join", discord.ButtonStyle.success, None),
-        ("leave", "lobby.leave", discord.ButtonStyle.secondary, None),
-        ("bot", "lobby.add_bot", discord.ButtonStyle.secondary, "🤖"),
-        ("start", "lobby.start", discord.ButtonStyle.primary, None),
-        ("cancel", "lobby.cancel", discord.ButtonStyle.danger, None),
+    # The seating buttons on the first row, the bots of each level on the second (the plain "Add bot" in the middle).
+    for row, verb, key, style, emoji in (
+        (0, "join", "lobby.join", discord.ButtonStyle.success, None),
+        (0, "leave", "lobby.leave", discord.ButtonStyle.secondary, None),
+        (0, "start", "lobby.start", discord.ButtonStyle.primary, None),
+        (0, "cancel", "lobby.cancel", discord.ButtonStyle.danger, None),
+        (1, "boteasy", "lobby.add_bot_easy", discord.ButtonStyle.secondary, "🤖"),
+        (1, "bot", "lobby.add_bot", discord.ButtonStyle.secondary, "🤖"),
+        (1, "botstrong", "lobby.add_bot_strong", discord.ButtonStyle.secondary, "🤖"),
     ):
         view.add_item(
-            discord.ui.Button(label=t(key, lang), custom_id=ids.lobby(session.id, verb), style=style, emoji=emoji)
+            discord.ui.Button(
+                label=t(key, lang), custom_id=ids.lobby(session.id, verb), style=style, emoji=emoji, row=row
+            )
         )
     return _stopped(view)
 

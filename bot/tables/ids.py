@@ -2,7 +2,7 @@
 
 Formats (at most 100 characters)::
 
-    fdb:<table>:lobby:<verb>                  a lobby button (join, leave, bot, start, cancel)
+    fdb:<table>:lobby:<verb>                  a lobby button (join, leave, bot, boteasy, botstrong, start, cancel)
     fdb:<table>:t:<verb>                      a public table button (hand, stop, watch); on a watcher's panel,
                                               watch (refresh it) and unwatch (stop watching), see bot.watch
     fdb:<table>:<decision>:a:<action>         a move on a private panel (spaces in its text as ~)
@@ -27,7 +27,7 @@ from typing import Literal
 
 from bot.errors import UserError
 
-LOBBY_VERBS = frozenset({"join", "leave", "bot", "start", "cancel"})
+LOBBY_VERBS = frozenset({"join", "leave", "bot", "boteasy", "botstrong", "start", "cancel"})
 TABLE_VERBS = frozenset({"hand", "stop", "watch", "unwatch"})
 STEP_VERBS = frozenset(
     {"rng", "amt", "act", "sub", "subok", "pick", "put", "undo", "clr", "grp", "ok", "go", "x", "noop", "help"}

@@ -28,9 +28,10 @@ from bot.tables.access import IsModerator, require_host
 from bot.tables.components import lobby_view
 from bot.tables.places import is_thread, missing_thread_permissions, thread_name
 from bot.tables.session import Outcome, SeatInfo, TableSession
+from bot.ui import bot_levels
 from games.core.house_rules import changed_options
 from games.core.rule_tables import find_row, row_text, row_value
-from games.registry import get_game
+from games.registry import DEFAULT_LEVEL, Level, get_game
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     from games.core.rng import Shuffler
 
 log = logging.getLogger(__name__)
+
+BOT_VERBS: dict[str, Level] = {"boteasy": "easy", "bot": DEFAULT_LEVEL, "botstrong": "strong"}
+"""The lobby's add-bot buttons by the level of the bot each seats (the plain **Add bot** seats the default level)."""
 
 BOT_NAMES = ("Tanuki", "Kitsune", "Tengu", "Kappa", "Tsuru", "Kame", "Usagi", "Saru", "Shika")
 
@@ -94,6 +98,7 @@ class Lobby:
         hours: int | None = None,
         place: TablePlace | None = None,
         bots: int = 0,
+        bot_level: Level = DEFAULT_LEVEL,
         deal: Shuffler | None = None,
         tell: bool = True,
         turn_seconds: int | None = None,
@@ -102,7 +107,8 @@ class Lobby:
         ``place`` says so, as the button offered without the permission to make threads does). ``pace``
         ``correspondence`` gives each decision ``hours`` (within the server's longest).
 
-        With ``deal`` the table does not wait in a lobby: ``bots`` bot players are seated beside the opener and the
+        With ``deal`` the table does not wait in a lobby: ``bots`` bot players (of ``bot_level``) are seated beside the
+        opener and the
         game starts at once, its shuffles drawn from ``deal`` (planned seeds first, as a record's are, then fresh
         ones), so the table's record replays and verifies like any other. ``tell`` False: the caller tells the opener
         (the table is returned; None when the opener was offered the channel instead). ``turn_seconds``: a live
@@ -158,6 +164,7 @@ class Lobby:
             pace="correspondence" if per_decision else "live",
             turn_seconds=per_decision or turn_seconds,
             bots=bots if deal is not None else 0,
+            bot_level=bot_level,
             start=deal is not None,
             deal=deal,
         )
@@ -231,6 +238,7 @@ class Lobby:
         pace: TablePace = "live",
         turn_seconds: int | None = None,
         bots: int = 0,
+        bot_level: Level = DEFAULT_LEVEL,
         start: bool = False,
         deal: Shuffler | None = None,
         deal_limit: int | None = None,
@@ -267,7 +275,7 @@ class Lobby:
                 await db.join_table(row.id, user_id, display_name=name)
             for _ in range(bots):
                 await self._reload_seats(session)
-                await db.add_bot_seat(session.id, self._bot_name(session))
+                await db.add_bot_seat(session.id, self._bot_name(session), level=bot_level)
         except Exception:
             await db.cancel_table(row.id, actor_id=host_id)
             raise
@@ -368,7 +376,7 @@ class Lobby:
         row = await self.db.get_table(session.id)
         if row is None:
             raise UserError("table.gone")
-        session.seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
+        session.seats = [SeatInfo.of(s) for s in row.seats]
         session.practice = row.practice
 
     # ------------------------------------------------------------------ buttons
@@ -395,7 +403,7 @@ class Lobby:
                 if user.id == session.host_id:
                     raise UserError("table.host_cannot_leave")
                 await db.leave_lobby(session.id, user.id)
-            elif verb == "bot":
+            elif verb in BOT_VERBS:
                 await require_host(session, interaction, self.is_moderator)
                 if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
                     raise UserError("table.full")
@@ -404,7 +412,7 @@ class Lobby:
                 if not session.practice and not config.bots_play_for_chips:
                     # A table with a bot is a practice table unless the server lets bots play for chips.
                     await db.make_practice(session.id, actor_id=user.id)
-                await db.add_bot_seat(session.id, name)
+                await db.add_bot_seat(session.id, name, level=BOT_VERBS[verb])
             elif verb == "start":
                 await require_host(session, interaction, self.is_moderator)
                 low, _high = session.spec.seat_range(session.rules)
@@ -437,7 +445,7 @@ class Lobby:
         row = await self.db.get_table(session.id)
         if row is None:
             raise UserError("table.gone")
-        seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot) for s in row.seats]
+        seats = [SeatInfo.of(s) for s in row.seats]
         await session.begin(self.db, seats, deal if deal is not None else self.new_shuffler())
         if session.in_thread:
             # The table's first picture is posted in its thread; the lobby message stays in the channel.
@@ -514,6 +522,8 @@ class Lobby:
                 name=t("lobby.pace", lang), value=t("lobby.correspondence", lang, hours=hours), inline=False
             )
         embed.add_field(name=t("lobby.rules", lang), value=rules_text(session.rules, lang), inline=False)
+        if not closed and not playing:
+            embed.add_field(name=t("lobby.bots", lang), value=bot_levels.lobby_text(session.game, lang), inline=False)
         if closed:
             embed.description = t(closed, lang)
             embed.colour = discord.Colour.dark_grey()

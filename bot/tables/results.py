@@ -21,6 +21,7 @@ from bot.tables.budget import TO_ACT
 from bot.tables.public import MESSAGE_MAX_AGE
 from bot.ui import ui_for
 from bot.ui.base import TableContext
+from bot.ui.bot_levels import stored_names
 from games.core.engine import DealResult
 from games.core.errors import RecordError
 from games.registry import get_game
@@ -222,8 +223,7 @@ class Results:
             return None
         spec = get_game(row.game)
         rules = spec.rules_model.model_validate(row.rules)
-        names = [("🤖 " + s.name) if s.is_bot else s.name for s in row.seats]
-        ctx = TableContext(row.id, names, row.stake, row.practice, row.lang, rules)
+        ctx = TableContext(row.id, stored_names(row.seats, row.lang), row.stake, row.practice, row.lang, rules)
         return row.channel_id, row.guild_id, row.game, ctx, row.stake
 
     def _schedule_retry(self) -> None:

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
-from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Settlement, StorageUnavailable, Table
+from bot.storage import Closure, DealToSettle, LeaseLost, LogEntry, Seat, Settlement, StorageUnavailable, Table
 from bot.storage.stats import result_facts
 from bot.tables.state import TableRuntime
 from bot.ui.base import TableContext
+from bot.ui.bot_levels import seat_name
 from games.core.actions import Action
 from games.core.engine import DealResult, Engine
 from games.core.errors import RecordError
@@ -35,7 +36,7 @@ from games.core.events import DealEnded, DealStarted, Event
 from games.core.record import TableRecord
 from games.core.rng import Shuffle, Shuffler
 from games.core.snapshot import decode, encode
-from games.registry import GameSpec, get_game
+from games.registry import DEFAULT_LEVEL, GameSpec, get_game
 from games.replay import new_engine, snapshot_record, start
 from games.tape import start_record
 
@@ -65,6 +66,13 @@ class SeatInfo:
     name: str
     bot: bool = False
     away: bool = False
+    level: str = DEFAULT_LEVEL
+    """The level a bot plays at (``games.registry.LEVELS``); an away member is played by the strong level."""
+
+    @classmethod
+    def of(cls, seat: Seat) -> SeatInfo:
+        """A stored seat as the session holds it."""
+        return cls(seat.user_id, seat.name, bot=seat.is_bot, away=seat.away, level=seat.bot_level or DEFAULT_LEVEL)
 
     @property
     def label(self) -> str:
@@ -177,7 +185,7 @@ class TableSession:
     @classmethod
     def from_row(cls, row: Table, rules: Any) -> TableSession:
         """The session of a stored table (its engine is loaded later, :meth:`load`)."""
-        seats = [SeatInfo(s.user_id, s.name, bot=s.is_bot, away=s.away) for s in row.seats]
+        seats = [SeatInfo.of(s) for s in row.seats]
         return cls(
             id=row.id,
             guild_id=row.guild_id,
@@ -233,11 +241,12 @@ class TableSession:
                 return index
         return None
 
-    def names(self) -> list[str]:
-        return [("🤖 " + s.name) if s.bot else s.name for s in self.seats]
+    def names(self, lang: str | None = None) -> list[str]:
+        """Each seat's name as the table shows it (a bot's with its level, in ``lang``: the table's by default)."""
+        return [seat_name(s.name, bot=s.bot, level=s.level, lang=lang or self.lang) for s in self.seats]
 
     def ctx(self, lang: str | None = None) -> TableContext:
-        return TableContext(self.id, self.names(), self.stake, self.practice, lang or self.lang, self.rules)
+        return TableContext(self.id, self.names(lang), self.stake, self.practice, lang or self.lang, self.rules)
 
     def playing_engine(self) -> Engine[Any]:
         if self.status != "playing":

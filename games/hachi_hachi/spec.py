@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.cards import FrenchCard, french_deck
+from games.hachi_hachi import policy
 from games.hachi_hachi.actions import CODEC
 from games.hachi_hachi.engine import HachiHachiEngine
-from games.hachi_hachi.policy import choose
 from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
-from games.registry import GameSpec
+from games.registry import GameSpec, level_policies
 
 
 def _seat_range(rules: Any) -> tuple[int, int]:
@@ -31,7 +31,7 @@ SPEC = GameSpec(
     rules_model=HachiHachiRules,
     engine=HachiHachiEngine,
     codec=CODEC,
-    policy=choose,
+    policies=level_policies(policy),
     seat_range=_seat_range,
     deck=_deck,
     result=HachiResult,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.cards import LukFuCard, lukfu_deck
+from games.luk_fu import policy
 from games.luk_fu.actions import CODEC
 from games.luk_fu.engine import LukFuEngine
-from games.luk_fu.policy import choose
 from games.luk_fu.results import LukFuResult
 from games.luk_fu.rules import LukFuRules
-from games.registry import GameSpec
+from games.registry import GameSpec, level_policies
 
 
 def _seat_range(rules: Any) -> tuple[int, int]:
@@ -31,7 +31,7 @@ SPEC = GameSpec(
     rules_model=LukFuRules,
     engine=LukFuEngine,
     codec=CODEC,
-    policy=choose,
+    policies=level_policies(policy),
     seat_range=_seat_range,
     deck=_deck,
     result=LukFuResult,

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.core.cards import french_deck
+from games.ofc import policy
 from games.ofc.actions import CODEC
 from games.ofc.engine import OFCEngine
-from games.ofc.policy import choose
 from games.ofc.results import OFCResult
 from games.ofc.rules import OFCRules
-from games.registry import GameSpec
+from games.registry import GameSpec, level_policies
 
 
 def _seat_range(rules: Any) -> tuple[int, int]:
@@ -25,7 +25,7 @@ SPEC = GameSpec(
     rules_model=OFCRules,
     engine=OFCEngine,
     codec=CODEC,
-    policy=choose,
+    policies=level_policies(policy),
     seat_range=_seat_range,
     deck=lambda rules: french_deck(),
     result=OFCResult,

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from games.core.cards import KabuCard, kabu_deck
+from games.oicho import policy
 from games.oicho.actions import CODEC
 from games.oicho.engine import OichoEngine
-from games.oicho.policy import choose
 from games.oicho.results import OichoResult
 from games.oicho.rules import OichoRules
-from games.registry import GameSpec
+from games.registry import GameSpec, level_policies
 
 
 def _seat_range(rules: object) -> tuple[int, int]:
@@ -29,7 +29,7 @@ SPEC = GameSpec(
     rules_model=OichoRules,
     engine=OichoEngine,
     codec=CODEC,
-    policy=choose,
+    policies=level_policies(policy),
     seat_range=_seat_range,
     deck=_deck,
     result=OichoResult,

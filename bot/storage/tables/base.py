@@ -31,6 +31,7 @@ def _seat(row: Row) -> Seat:
         away=bool(row["away"]),
         joined_at=row["joined_at"],
         display_name=row["display_name"],
+        bot_level=row["bot_level"],
     )
 
 

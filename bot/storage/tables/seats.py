@@ -25,6 +25,7 @@ from bot.storage.models import (
 )
 from bot.storage.tables.base import TableBase
 from bot.storage.tx import Exec, Insert, Scalar
+from games.registry import DEFAULT_LEVEL, LEVELS, is_level
 
 MAX_STAKE = 1_000_000
 MAX_TURN = 7 * 86400
@@ -126,6 +127,7 @@ class SeatOps(TableBase):
         key: str,
         now: float,
         display_name: str | None = None,
+        bot_level: str | None = None,
     ) -> SeatChange:
         buy_in = table.buy_in if buy_in is None else buy_in
         check_amount(buy_in)
@@ -141,8 +143,8 @@ class SeatOps(TableBase):
             wallet_balance = wallet.balance - buy_in
         # A practice stack is virtual: it starts full and no movement funds it.
         seat_id = await Insert(
-            "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at, display_name)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (table_id, position, user_id, bot_name, stack, buy_in, joined_at, display_name, bot_level)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 position,
@@ -152,6 +154,7 @@ class SeatOps(TableBase):
                 buy_in,
                 now,
                 display_name if user_id is not None else bot_name,
+                bot_level if user_id is None else None,
             ),
         )
         legs: list[Leg] = []
@@ -213,9 +216,13 @@ class SeatOps(TableBase):
         buy_in: int | None = None,
         max_seats: int | None = None,
         key: str | None = None,
+        level: str = DEFAULT_LEVEL,
     ) -> SeatChange:
-        """Seat a bot player. At a chip table the house funds its stack, which needs the guild's
+        """Seat a bot player that plays at ``level`` (one of :data:`games.registry.LEVELS`, else
+        ``storage.invalid_bot_level``). At a chip table the house funds its stack, which needs the guild's
         ``bots_play_for_chips`` (else ``storage.bots_not_for_chips``); at a practice table it is virtual."""
+        if not is_level(level):
+            raise InvalidValue("storage.invalid_bot_level", f"level must be one of {LEVELS}", level=level)
         key = key or f"bot:{uuid.uuid4().hex}"
 
         async def tx(now: float) -> SeatChange:
@@ -227,7 +234,14 @@ class SeatOps(TableBase):
                     "storage.bots_not_for_chips", "bots may not play for chips in this server", table_id=table_id
                 )
             return await self._take_seat(
-                table, user_id=None, bot_name=bot_name, buy_in=buy_in, max_seats=max_seats, key=key, now=now
+                table,
+                user_id=None,
+                bot_name=bot_name,
+                buy_in=buy_in,
+                max_seats=max_seats,
+                key=key,
+                now=now,
+                bot_level=level,
             )
 
         return await self._transaction(tx)

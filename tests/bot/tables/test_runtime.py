@@ -119,10 +119,10 @@ async def test_bots_move_one_at_a_time_at_the_house_pace(world: Any, database: A
     await world.env.advance_time(0.2)
     assert engine.to_act() == {0, 2}  # one bot placed, and the table says so
     narrated = str(table_message(world).embeds[0].to_dict())
-    assert "🤖 Tanuki placed 5 card(s) face down" in narrated
+    assert "🤖 Tanuki (normal) placed 5 card(s) face down" in narrated
     await world.env.advance_time(2.0)
     assert engine.to_act() == {0}
-    assert "🤖 Kitsune placed 5 card(s) face down" in str(table_message(world).embeds[0].to_dict())
+    assert "🤖 Kitsune (normal) placed 5 card(s) face down" in str(table_message(world).embeds[0].to_dict())
 
 
 async def test_a_table_of_bots_and_away_players_plays_on_without_holding_up_others(world: Any) -> None:

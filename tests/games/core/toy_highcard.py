@@ -25,7 +25,7 @@ from games.core.events import DealStarted, Event
 from games.core.results import DealSummary
 from games.core.rng import Shuffler
 from games.core.settlement import Debt, settle
-from games.registry import GameSpec
+from games.registry import GameSpec, every_level
 
 
 @dataclass(frozen=True)
@@ -268,7 +268,7 @@ SPEC = GameSpec(
     rules_model=ToyRules,
     engine=HighCard,
     codec=CODEC,
-    policy=random_policy,
+    policies=every_level(random_policy),
     seat_range=lambda rules: (2, rules.seats_max),
     deck=lambda rules: french_deck(),
     result=ToyResult,
