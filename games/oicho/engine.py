@@ -597,6 +597,7 @@ class OichoEngine(Engine[OichoRules]):
             **self._table(seat),
             seat=seat,
             is_dealer=seat == self.dealer,
+            rules=self.rules,
             my_bets=tuple(self.my_bets(seat)),
             my_bet_total=self.my_bet_total(seat),
             bet_max=self.bet_max(seat),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.core.cards import KabuCard
+from games.oicho.rules import OichoRules
 
 Phase = Literal["betting", "deciding", "dealer", "round_over", "game_over"]
 """Where the round stands.
@@ -162,6 +163,8 @@ class OichoSeatView(_TableFields):
 
     seat: int
     is_dealer: bool
+    rules: OichoRules
+    """The table's house rules, which every seat agreed to when it sat down (what a bot needs to weigh a hand)."""
     my_bets: tuple[tuple[int, int], ...]
     """This seat's bets this round as ``(pile, amount)`` in placement order."""
     my_bet_total: int
