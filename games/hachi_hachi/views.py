@@ -19,6 +19,7 @@ from typing import Any, Literal
 from games.core.cards import FrenchCard
 from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
+from games.hachi_hachi.tricks import winning_index
 from games.hachi_hachi.yaku import HandValue
 
 Phase = Literal["mizuten", "declare", "choose", "trick", "over"]
@@ -174,6 +175,40 @@ class _TableFields:
     def last_detail(self) -> HachiResult | None:
         """The last finished round's result, typed (``last_result`` read once)."""
         return None if self.last_result is None else HachiResult.from_json(self.last_result)
+
+    @cached_property
+    def trick_history(self) -> tuple[TrickView, ...]:
+        """This round's finished tricks in order, as everyone at the table saw them played: rebuilt from
+        ``played`` (D1 leads the first trick, the winner of each leads the next, play follows ``trick_order``)."""
+        order = self.trick_order
+        trump = self.trump
+        if not order or trump is None:
+            return ()
+        n = len(order)
+        out: list[TrickView] = []
+        leader = order[0]
+        for k in range(len(self.played) // n):
+            cards = self.played[k * n : (k + 1) * n]
+            first = order.index(leader)
+            seats = [order[(first + i) % n] for i in range(n)]
+            winner = seats[winning_index(cards, trump)]
+            plays = tuple(TrickPlay(s, c) for s, c in zip(seats, cards, strict=True))
+            out.append(TrickView(k + 1, leader, cards[0].suit, plays, winner, True))
+            leader = winner
+        return tuple(out)
+
+    @cached_property
+    def shown_void(self) -> dict[int, frozenset[str]]:
+        """The suits each declarer has shown he no longer holds this round: he did not follow when one was led."""
+        voids: dict[int, set[str]] = {}
+        tricks = list(self.trick_history)
+        if self.trick is not None and not self.trick.complete:
+            tricks.append(self.trick)
+        for trick in tricks:
+            for play in trick.plays[1:]:
+                if play.card.suit != trick.led_suit:
+                    voids.setdefault(play.seat, set()).add(str(trick.led_suit))
+        return {s: frozenset(v) for s, v in voids.items()}
 
 
 @dataclass(frozen=True, kw_only=True)
