@@ -270,20 +270,33 @@ def playout_card(hands: Sequence[list[int]], pos: int, cur: Sequence[int], leade
 
 def _lead(hands: Sequence[list[int]], pos: int, trump: int) -> int:
     hand = hands[pos]
-    others = [h for i, h in enumerate(hands) if i != pos]
-    side = [c for c in hand if SUIT[c] != trump]
-    trumps = [c for c in hand if SUIT[c] == trump]
-    rival_trumps = [c for h in others for c in h if SUIT[c] == trump]
-    # a side card no one can beat: the highest of its suit left, and no rival can ruff it
-    for c in sorted(side, key=lambda c: -RANK[c]):
+    top = [-1, -1, -1, -1]  # the rivals' highest card of each suit
+    ruffed = [False, False, False, False]  # a rival holds trumps and none of the suit
+    for i, h in enumerate(hands):
+        if i == pos:
+            continue
+        present = [False, False, False, False]
+        for c in h:
+            s = SUIT[c]
+            present[s] = True
+            if c > top[s]:
+                top[s] = c
+        if present[trump]:
+            for s in range(4):
+                if not present[s]:
+                    ruffed[s] = True
+    # a side card no one can beat: the highest of its suit left, and no rival can ruff it (the highest such)
+    sure = -1
+    for c in hand:
         s = SUIT[c]
-        if any(SUIT[o] == s and o > c for h in others for o in h):
-            continue
-        if any(not any(SUIT[o] == s for o in h) and any(SUIT[o] == trump for o in h) for h in others):
-            continue
-        return c
-    if trumps and rival_trumps and max(trumps) > max(rival_trumps):
-        return max(trumps)
+        if s != trump and c > top[s] and not ruffed[s] and (sure < 0 or RANK[c] > RANK[sure]):
+            sure = c
+    if sure >= 0:
+        return sure
+    trumps = [c for c in hand if SUIT[c] == trump]
+    if trumps and top[trump] >= 0 and max(trumps) > top[trump]:
+        return max(trumps)  # draw the rivals' trumps with the top one
+    side = [c for c in hand if SUIT[c] != trump]
     if not side:
         return min(trumps)
     counts = [0, 0, 0, 0]

@@ -39,24 +39,28 @@ from dataclasses import dataclass
 from games.core.actions import Action, LegalAction
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import sim
-from games.hachi_hachi.normal import exact_actions, fight_value_of, play_value_of
+from games.hachi_hachi.normal import exact_actions, fight_value_of
 from games.hachi_hachi.rules import HachiHachiRules
 from games.hachi_hachi.scoring import fold_fee
 from games.hachi_hachi.views import HachiSeatView
 
-BUDGET_MS = 120.0
+BUDGET_MS = 100.0
 """The default budget of a decision."""
-DECLARE_SAMPLES_PER_MS = 2.0
+DECLARE_SAMPLES_PER_MS = 1.6
 """Play-or-fold and Mizuten: sampled deals (each with a playout) per millisecond of budget."""
 CHOOSE_SAMPLES_PER_MS = 3.0
 """Split or fight: sampled hands (each with a playout) per millisecond of budget."""
-TRICK_UNITS_PER_MS = 250.0
+TRICK_UNITS_PER_MS = 180.0
 """Trick play: units of work per millisecond of budget (a card played in a playout, a position searched)."""
-SAMPLE_UNITS = 40
-"""The work of dealing one trick-play sample, in the same units."""
+SAMPLE_UNITS = 10
+"""The work of weighting one trick-play sample, in the same units (about 3.5 µs each on the project's machine)."""
+TRY_UNITS = 15
+"""The work of one attempt at dealing a trick-play sample."""
 MIN_SAMPLES = 8
-EXACT_LEAVES = 216
+EXACT_LEAVES = 36
 """Search exactly (max-n) once the play sequences left are at most this many; play out quickly before."""
+MIZUTEN_INNER = 4
+"""Mizuten: deals of the other hands per sampled hand of its own, to judge whether it would have played it."""
 SAMPLE_TRIES = 30
 """Attempts to deal a trick-play sample whose hands also score the yaku their owners revealed."""
 
@@ -264,34 +268,40 @@ def play_ev(view: HachiSeatView, rng: random.Random, samples: int) -> float:
 
 
 def mizuten_gain(view: HachiSeatView, rng: random.Random, samples: int) -> float:
-    """What declaring Mizuten is worth to the start player, over sampled deals: the bonus it may earn, less the
-    chips lost on the hands it would have folded (it folds where the normal bot's rule would)."""
+    """What declaring Mizuten is worth to the start player, over about ``samples`` playouts: for each sampled hand
+    and trump, the Mizuten bonus it may earn, less what being bound to play costs where it would have folded (its
+    Play worth, estimated over ``MIZUTEN_INNER`` more deals of the other hands, below the fold fee). The noise of
+    that estimate can only overstate the cost, so the bot errs towards not declaring."""
     seat = _Seat(view)
     rules = view.rules
     me = view.seat
     later = [s for s in view.players if s != me]
     deck = list(range(52))
+    outer = max(MIN_SAMPLES, samples // (MIZUTEN_INNER + 1))
     gain = 0.0
-    for _ in range(samples):
+    for _ in range(outer):
         rng.shuffle(deck)
-        mine = deck[:7]
-        hands = {s: deck[7 * (i + 1) : 7 * (i + 2)] for i, s in enumerate(later)}
-        hands[me] = mine
-        indicator = deck[7 * len(view.players)]
+        mine = sorted(deck[:7])
+        indicator = deck[7]
+        rest = deck[8:]
         _, mult = rules.field_of(sim.RANK[indicator])
-        trump = sim.SUIT[indicator]
         seat.mult = mult
         seat.fee_mult = mult if rules.mult_applies_to_fold_fees else 1
-        deal = _Deal(hands, trump, mult)
-        plain, bound = _play_out(seat, deal, [me], later, 0, view.pot, rng, mizuten=True)
-        plain, bound = _capped(seat, plain), _capped(seat, bound)
         fee = min(rules.fold_fee_first * seat.fee_mult, view.stacks[me])
-        value = seat.valuer.values(mine)[0]
-        est = sim.estimate(mine, trump)
-        would_play = play_value_of(est, value, declared=0, later=len(later), pot=view.pot, mult=mult, rules=rules)
-        free = plain if would_play + fee >= 0 else -float(fee)
-        gain += bound - free
-    return gain / samples
+        bonus = worth = 0.0
+        for k in range(MIZUTEN_INNER + 1):
+            if k:
+                rng.shuffle(rest)
+            hands = {s: rest[7 * i : 7 * i + 7] for i, s in enumerate(later)}
+            hands[me] = mine
+            deal = _Deal(hands, sim.SUIT[indicator], mult)
+            plain, bound = _play_out(seat, deal, [me], later, 0, view.pot, rng, mizuten=True)
+            if not k:
+                bonus = _capped(seat, bound) - _capped(seat, plain)
+            worth += _capped(seat, plain)
+        worth /= MIZUTEN_INNER + 1
+        gain += bonus + min(0.0, worth + fee)
+    return gain / outer
 
 
 def fight_ev(view: HachiSeatView, rng: random.Random, samples: int) -> float:
@@ -397,10 +407,12 @@ class _TrickState:
                 return False
         return True
 
-    def sample(self, rng: random.Random) -> tuple[dict[int, list[int]], float]:
-        """Hidden hands for the other declarers and the sample's weight."""
+    def sample(self, rng: random.Random) -> tuple[dict[int, list[int]], float, int]:
+        """Hidden hands for the other declarers, the sample's weight, and the attempts it took."""
         hands: dict[int, list[int]] | None = None
+        tries = 0
         for _ in range(SAMPLE_TRIES):
+            tries += 1
             dealt = self._deal(rng, voids=True)
             if dealt is None:
                 continue
@@ -419,7 +431,7 @@ class _TrickState:
             if s in hands:
                 p = seat.p_fight(self.played[s] + hands[s], seat.view.pot)
                 w *= p if choice == "fight" else 1.0 - p
-        return hands, w
+        return hands, w, tries
 
     def value(self, hands: Sequence[list[int]], card: int, work: list[int]) -> float:
         """What the seat makes of the round if it plays ``card`` now and the round is played out; adds the work
@@ -443,8 +455,8 @@ def best_card(view: HachiSeatView, cards: Sequence[int], rng: random.Random, uni
     work = [0]
     samples = 0
     while samples < MIN_SAMPLES or work[0] < units:
-        others, w = state.sample(rng)
-        work[0] += SAMPLE_UNITS
+        others, w, tries = state.sample(rng)
+        work[0] += SAMPLE_UNITS + TRY_UNITS * tries
         samples += 1
         hands = [others.get(s, state.seat.hand) for s in state.order]
         for i, card in enumerate(moves):
