@@ -59,6 +59,38 @@ def test_every_level_is_always_legal_at_3_to_7_seats() -> None:
             e.apply(seat, action)
 
 
+VARIANTS = [
+    {"trick_direction": "counterclockwise", "mizuten_min_tricks": 0},
+    {"max_declarers": 2},
+    {"max_declarers": 2, "two_player_split_allowed": False},
+    {"split_settles_hands": True, "mult_applies_to_fold_fees": False, "void_pot": "refund"},
+    {"fold_fee_first": 0, "fold_fee_step": 0, "trick_rate": 5, "zetsuba_ranks": ["2", "3", "4", "5"]},
+    {"yaku_table": {"karasu": {"enabled": False}, "sunashi": {"enabled": True, "normal": 9, "forced_out": 5}}},
+]
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_every_level_is_legal_under_house_rules_and_short_stacks(options: dict[str, object]) -> None:
+    rules = HachiHachiRules.model_validate({"rounds": 3, **options})
+    strong_phases: set[str] = set()
+    for seats in (3, 6):
+        seeds = random.Random(seats)
+        stacks = [50, 3, 8, 50, 1, 20][:seats]
+        e = HachiHachiEngine(rules, stacks, Shuffler(seed_source=lambda s=seeds: s.randbytes(32).hex()))
+        rng = random.Random(seats)
+        levels: list[Policy] = [FAST, easy.choose, normal.choose]
+        while not e.is_over:
+            seat = min(e.to_act())
+            legal = e.legal_actions(seat)
+            view = e.view(seat)
+            if seat % 3 == 0:
+                strong_phases.add(view.phase)
+            action = levels[seat % 3](view, legal, rng)
+            assert is_listed(action, legal), action.text
+            e.apply(seat, action)
+    assert {"declare", "trick"} <= strong_phases
+
+
 # ---------------------------------------------------------------- the fast pieces agree with the engine's
 
 
