@@ -1,9 +1,11 @@
-"""The normal-level bot for Hachi-Hachi Trick (the baseline heuristic); it looks only at its own seat view.
+"""The baseline bot for Hachi-Hachi Trick (:func:`choose`) and the normal level (:func:`choose_normal`); both look
+only at their own seat view and differ only in how they value Play.
 
 * Mizuten: decided before any card is seen, so on the position alone: rarely (``MIZUTEN_RATE``), a little more
   often with a fat pot carried over, never with a short stack, and never where it cannot pay (two declarers at
   most), since there it only takes away the right to fold;
-* play or fold: an expected-value guess in points. Playing is worth the tricks the hand should take
+* play or fold: an expected-value guess in points (the normal level averages it over how many of the players still
+  to speak join, :func:`play_value_by_joiners`; the baseline plugs in the mean number, :func:`play_value`). Playing is worth the tricks the hand should take
   (:func:`estimate_tricks`: Aces, Kings, trumps, voids to ruff with) against the rivals it will probably face
   (those who declared, and a share of those still to speak), plus its hand value against an average hand, plus a
   chance at the pot, less what forced-out players would be paid if its Play closes the declarations. Folding
@@ -18,7 +20,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
 from games.core.cards import SUIT_CHARS, FrenchCard, french_deck
@@ -112,6 +114,36 @@ def play_value_of(
     return gain
 
 
+def play_value_by_joiners(
+    est: float, value: int, *, declared: int, later: int, folds: int, pot: int, mult: int, rules: HachiHachiRules
+) -> float:
+    """What Play is worth in points, averaged over what the ``later`` players do: each in turn plays with
+    probability ``JOIN_RATE`` (until the declarers are full, when the rest are forced out) or folds and adds his
+    fee to the pot. So nobody joining, which gives the pot and its new fees with no trick to lose, counts for what
+    it is, instead of a fraction of a rival."""
+    fee_mult = mult if rules.mult_applies_to_fold_fees else 1
+
+    def worth(rivals: int, pot_now: float, forced: int) -> float:
+        if rivals == 0:
+            return pot_now
+        share = 7.0 / (rivals + 1.0)
+        gain = (est - share) * rules.trick_rate * rivals * mult + (value - AVERAGE_HAND) * rivals * mult
+        chance = min(0.95, max(0.03, 1.0 / (rivals + 1.0) + 0.18 * (est - share)))
+        return gain + chance * pot_now - forced * AVERAGE_FORCED_OUT * mult
+
+    def branch(left: int, rivals: int, folded: int, pot_now: float) -> float:
+        if left == 0:
+            return worth(rivals, pot_now, 0)
+        if rivals + 1 >= rules.max_declarers:
+            return worth(rivals, pot_now, left)  # the declarers are full: the rest are forced out
+        fee = (rules.fold_fee_first + rules.fold_fee_step * folded) * fee_mult
+        joins = branch(left - 1, rivals + 1, folded, pot_now)
+        folds_ = branch(left - 1, rivals, folded + 1, pot_now + fee)
+        return JOIN_RATE * joins + (1.0 - JOIN_RATE) * folds_
+
+    return branch(later, declared, folds, float(pot))
+
+
 def fight_value(view: HachiSeatView) -> float:
     """Fight minus split, in points, as the bot guesses it (two declarers)."""
     value = view.hand_value.normal if view.hand_value is not None else 0
@@ -126,8 +158,34 @@ def fight_value_of(est: float, value: int, *, pot: int, mult: int, trick_rate: i
     return gain + (chance - 0.5) * pot
 
 
+def play_value_joined(view: HachiSeatView) -> float:
+    """:func:`play_value_by_joiners` for the seat declaring now."""
+    value = view.hand_value.normal if view.hand_value is not None else 0
+    return play_value_by_joiners(
+        estimate_tricks(view.hand, view.trump),
+        value,
+        declared=len(view.declarers),
+        later=_remaining_to_speak(view),
+        folds=sum(1 for _, what in view.declarations if what == "fold"),
+        pot=view.pot,
+        mult=view.mult,
+        rules=view.rules,
+    )
+
+
 def choose(view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
-    """One sensible action among ``legal``."""
+    """One sensible action among ``legal`` (the baseline bot: Play judged by :func:`play_value`)."""
+    return _decide(view, legal, rng, play_value)
+
+
+def choose_normal(view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+    """The normal level: the baseline with Play judged by :func:`play_value_joined`."""
+    return _decide(view, legal, rng, play_value_joined)
+
+
+def _decide(
+    view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random, worth: Callable[[HachiSeatView], float]
+) -> Action:
     actions = exact_actions(legal)
     verbs = {a.verb: a for a in actions}
     if "mizuten" in verbs:
@@ -136,7 +194,7 @@ def choose(view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random
         declare = view.rules.mizuten_can_pay and not short and rng.random() < rate
         return verbs["mizuten"] if declare else verbs["no-mizuten"]
     if "fold" in verbs:
-        return verbs["play"] if play_value(view) + view.fold_fee >= 0 else verbs["fold"]
+        return verbs["play"] if worth(view) + view.fold_fee >= 0 else verbs["fold"]
     if "play" in verbs:
         return verbs["play"]
     if "split" in verbs:

@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from games.core.cards import SUIT_CHARS, FrenchCard, french_deck
-from games.hachi_hachi.normal import fight_value_of, play_value_of
+from games.hachi_hachi.normal import fight_value_of, play_value_by_joiners
 from games.hachi_hachi.rules import COMBINATION_KEYS, WEAK_KEYS, HachiHachiRules, YakuTable
 
 SUIT = tuple(i // 13 for i in range(52))
@@ -178,13 +178,17 @@ def p_play(
     *,
     declared: int,
     later: int,
+    folds: int,
     pot: int,
     fee: int,
     mult: int,
     rules: HachiHachiRules,
 ) -> float:
     """How likely a player with this hand plays, in this spot (the normal bot's rule, softened)."""
-    margin = play_value_of(est, value, declared=declared, later=later, pot=pot, mult=mult, rules=rules) + fee
+    worth = play_value_by_joiners(
+        est, value, declared=declared, later=later, folds=folds, pot=pot, mult=mult, rules=rules
+    )
+    margin = worth + fee
     return _logistic(margin / (MODEL_TEMPERATURE * mult))
 
 

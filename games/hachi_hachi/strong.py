@@ -73,6 +73,7 @@ class _Spoke:
     play: bool
     declared: int
     later: int
+    folds: int
     pot: int
     fee: int
 
@@ -109,7 +110,7 @@ class _Seat:
                 continue
             compulsory = bool(view.mizuten) and seat == view.sp
             if not compulsory:
-                out.append(_Spoke(seat, what == "play", declared, n - k - 1, pot, self.fee(seat, folds)))
+                out.append(_Spoke(seat, what == "play", declared, n - k - 1, folds, pot, self.fee(seat, folds)))
             if what == "play":
                 declared += 1
             else:
@@ -117,16 +118,24 @@ class _Seat:
                 pot += view.fees[seat]
         return out
 
-    def p_play(self, cards: Sequence[int], *, declared: int, later: int, pot: int, fee: int) -> float:
+    def p_play(self, spoke: _Spoke, cards: Sequence[int]) -> float:
         est = sim.estimate(cards, self.trump)
         value = self.valuer.values(cards)[0]
         return sim.p_play(
-            est, value, declared=declared, later=later, pot=pot, fee=fee, mult=self.mult, rules=self.rules
+            est,
+            value,
+            declared=spoke.declared,
+            later=spoke.later,
+            folds=spoke.folds,
+            pot=spoke.pot,
+            fee=spoke.fee,
+            mult=self.mult,
+            rules=self.rules,
         )
 
     def likelihood(self, spoke: _Spoke, cards: Sequence[int]) -> float:
         """How likely the model says ``spoke`` was, had its speaker held ``cards`` (all seven)."""
-        p = self.p_play(cards, declared=spoke.declared, later=spoke.later, pot=spoke.pot, fee=spoke.fee)
+        p = self.p_play(spoke, cards)
         return p if spoke.play else 1.0 - p
 
     def p_fight(self, cards: Sequence[int], pot: int) -> float:
@@ -203,7 +212,15 @@ def _play_out(
         est = sim.estimate(cards, deal.trump)
         value = seat.valuer.values(cards)[0]
         p = sim.p_play(
-            est, value, declared=len(declarers), later=len(later) - i - 1, pot=pot, fee=fee, mult=mult, rules=rules
+            est,
+            value,
+            declared=len(declarers),
+            later=len(later) - i - 1,
+            folds=folds,
+            pot=pot,
+            fee=fee,
+            mult=mult,
+            rules=rules,
         )
         if rng.random() < p:
             declarers.append(s)

@@ -36,10 +36,26 @@ def decide(e: HachiHachiEngine, seat: int, policy: Policy, seed: int = 1) -> str
 # ---------------------------------------------------------------- interface
 
 
-def test_three_levels_and_choose_is_still_the_normal_bot() -> None:
+def test_three_levels_and_choose_is_still_the_baseline_bot() -> None:
     assert set(POLICIES) == {"easy", "normal", "strong"}
-    assert POLICIES["normal"] is normal.choose is choose
+    assert POLICIES["normal"] is normal.choose_normal
     assert POLICIES["easy"] is easy.choose and POLICIES["strong"] is strong.choose
+    assert choose is normal.choose
+
+
+MIDDLING = "Ac 9c 4h 7d Ks 3s 5d"
+"""Two trumps (clubs) with the Ace, a bare King, nothing else."""
+
+
+def test_normal_plays_a_middling_hand_first_at_a_small_table_where_the_baseline_folded() -> None:
+    # Two players to speak after it: each joins with probability 0.4, so nobody joins (the pot and both fees, 5,
+    # at no risk) 36 % of the time; the baseline priced that as 0.8 of a rival and folded.
+    e = table({P1: MIDDLING}, seats=3, mizuten_enabled=False)
+    assert decide(e, P1, normal.choose) == "fold"
+    assert decide(e, P1, normal.choose_normal) == "play"
+    assert normal.play_value_joined(e.view(P1)) > normal.play_value(e.view(P1)) + 3
+    e = table({P1: MIDDLING}, seats=7, mizuten_enabled=False)
+    assert decide(e, P1, normal.choose_normal) == "fold", "six to speak: someone will join"
 
 
 def test_every_level_is_always_legal_at_3_to_7_seats() -> None:
@@ -50,7 +66,7 @@ def test_every_level_is_always_legal_at_3_to_7_seats() -> None:
         e = HachiHachiEngine(
             HachiHachiRules(rounds=2), [50] * seats, Shuffler(seed_source=lambda s=seeds: s.randbytes(32).hex())
         )
-        levels: list[Policy] = [easy.choose, normal.choose, FAST]
+        levels: list[Policy] = [easy.choose, normal.choose_normal, FAST]
         while not e.is_over:
             seat = min(e.to_act())
             legal = e.legal_actions(seat)
@@ -78,7 +94,7 @@ def test_every_level_is_legal_under_house_rules_and_short_stacks(options: dict[s
         stacks = [50, 3, 8, 50, 1, 20][:seats]
         e = HachiHachiEngine(rules, stacks, Shuffler(seed_source=lambda s=seeds: s.randbytes(32).hex()))
         rng = random.Random(seats)
-        levels: list[Policy] = [FAST, easy.choose, normal.choose]
+        levels: list[Policy] = [FAST, easy.choose, normal.choose_normal]
         while not e.is_over:
             seat = min(e.to_act())
             legal = e.legal_actions(seat)
@@ -313,7 +329,7 @@ def test_every_level_is_deterministic_given_the_rng() -> None:
     for seats, seed in ((3, 1), (5, 2), (7, 3)):
         for e, seat in _positions(seats, seed)[::2]:
             view, legal = e.view(seat), e.legal_actions(seat)
-            for policy in (easy.choose, normal.choose, FAST):
+            for policy in (easy.choose, normal.choose_normal, FAST):
                 first = policy(view, legal, random.Random(11))
                 assert policy(view, legal, random.Random(11)) == first
 
@@ -386,7 +402,7 @@ def test_no_peeking_a_redeal_of_the_unseen_cards_gives_the_same_decision(seats: 
         other = _redealt(e, seats, seat, rng)
         legal = e.legal_actions(seat)
         assert other.legal_actions(seat) == legal
-        for name, policy in (("easy", easy.choose), ("normal", normal.choose), ("strong", FAST)):
+        for name, policy in (("easy", easy.choose), ("normal", normal.choose_normal), ("strong", FAST)):
             mine = policy(view, legal, random.Random(3))
             assert policy(other.view(seat), legal, random.Random(3)) == mine, (name, view.phase)
     assert {"declare", "trick"} <= phases
@@ -425,7 +441,7 @@ def _gain(hero: Policy, base: Policy, seats: int, decks: int) -> tuple[float, fl
 
 
 def test_head_to_head_strong_beats_normal_and_normal_beats_easy() -> None:
-    mean, se = _gain(functools.partial(strong.choose, budget_ms=8.0), normal.choose, seats=3, decks=40)
+    mean, se = _gain(functools.partial(strong.choose, budget_ms=8.0), normal.choose_normal, seats=3, decks=40)
     assert mean > 3 * se, f"strong in place of normal: {mean:+.2f} ± {se:.2f} a round"
-    mean, se = _gain(easy.choose, normal.choose, seats=5, decks=60)
+    mean, se = _gain(easy.choose, normal.choose_normal, seats=5, decks=60)
     assert mean < -2 * se, f"easy in place of normal: {mean:+.2f} ± {se:.2f} a round"
