@@ -114,34 +114,55 @@ def play_value_of(
     return gain
 
 
-def play_value_by_joiners(
-    est: float, value: int, *, declared: int, later: int, folds: int, pot: int, mult: int, rules: HachiHachiRules
-) -> float:
-    """What Play is worth in points, averaged over what the ``later`` players do: each in turn plays with
-    probability ``JOIN_RATE`` (until the declarers are full, when the rest are forced out) or folds and adds his
-    fee to the pot. So nobody joining, which gives the pot and its new fees with no trick to lose, counts for what
-    it is, instead of a fraction of a rival."""
-    fee_mult = mult if rules.mult_applies_to_fold_fees else 1
+JoinOutcome = tuple[float, int, float, int]
+"""One way the players still to speak may go: (probability, rivals, pot, forced-out players)."""
 
-    def worth(rivals: int, pot_now: float, forced: int) -> float:
+
+def join_outcomes(
+    *, declared: int, later: int, folds: int, pot: int, mult: int, rules: HachiHachiRules
+) -> list[JoinOutcome]:
+    """The ways the ``later`` players may go once this one plays: each in turn plays with probability
+    ``JOIN_RATE`` (until the declarers are full, when the rest are forced out) or folds and adds his fee to the
+    pot. Outcomes with the same rivals, pot and forced-out players are merged."""
+    fee_mult = mult if rules.mult_applies_to_fold_fees else 1
+    out: dict[tuple[int, float, int], float] = {}
+
+    def branch(p: float, left: int, rivals: int, folded: int, pot_now: float) -> None:
+        if left == 0 or rivals + 1 >= rules.max_declarers:
+            key = (rivals, pot_now, left)  # left > 0: the declarers are full and the rest are forced out
+            out[key] = out.get(key, 0.0) + p
+            return
+        fee = (rules.fold_fee_first + rules.fold_fee_step * folded) * fee_mult
+        branch(p * JOIN_RATE, left - 1, rivals + 1, folded, pot_now)
+        branch(p * (1.0 - JOIN_RATE), left - 1, rivals, folded + 1, pot_now + fee)
+
+    branch(1.0, later, declared, folds, float(pot))
+    return [(p, rivals, pot_now, forced) for (rivals, pot_now, forced), p in out.items()]
+
+
+def value_over(outcomes: Sequence[JoinOutcome], est: float, value: int, *, mult: int, rules: HachiHachiRules) -> float:
+    """What Play is worth in points over ``outcomes`` (:func:`join_outcomes`), for a hand of ``est`` tricks and
+    normal ``value``. With no rival the pot is taken at no risk."""
+    total = 0.0
+    for p, rivals, pot_now, forced in outcomes:
         if rivals == 0:
-            return pot_now
+            total += p * pot_now
+            continue
         share = 7.0 / (rivals + 1.0)
         gain = (est - share) * rules.trick_rate * rivals * mult + (value - AVERAGE_HAND) * rivals * mult
         chance = min(0.95, max(0.03, 1.0 / (rivals + 1.0) + 0.18 * (est - share)))
-        return gain + chance * pot_now - forced * AVERAGE_FORCED_OUT * mult
+        total += p * (gain + chance * pot_now - forced * AVERAGE_FORCED_OUT * mult)
+    return total
 
-    def branch(left: int, rivals: int, folded: int, pot_now: float) -> float:
-        if left == 0:
-            return worth(rivals, pot_now, 0)
-        if rivals + 1 >= rules.max_declarers:
-            return worth(rivals, pot_now, left)  # the declarers are full: the rest are forced out
-        fee = (rules.fold_fee_first + rules.fold_fee_step * folded) * fee_mult
-        joins = branch(left - 1, rivals + 1, folded, pot_now)
-        folds_ = branch(left - 1, rivals, folded + 1, pot_now + fee)
-        return JOIN_RATE * joins + (1.0 - JOIN_RATE) * folds_
 
-    return branch(later, declared, folds, float(pot))
+def play_value_by_joiners(
+    est: float, value: int, *, declared: int, later: int, folds: int, pot: int, mult: int, rules: HachiHachiRules
+) -> float:
+    """What Play is worth in points, averaged over what the ``later`` players do (:func:`join_outcomes`). So
+    nobody joining, which gives the pot and its new fees with no trick to lose, counts for what it is, instead of
+    a fraction of a rival (:func:`play_value`)."""
+    outcomes = join_outcomes(declared=declared, later=later, folds=folds, pot=pot, mult=mult, rules=rules)
+    return value_over(outcomes, est, value, mult=mult, rules=rules)
 
 
 def fight_value(view: HachiSeatView) -> float:

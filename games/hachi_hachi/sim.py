@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from games.core.cards import SUIT_CHARS, FrenchCard, french_deck
-from games.hachi_hachi.normal import fight_value_of, play_value_by_joiners
+from games.hachi_hachi.normal import JoinOutcome, fight_value_of, value_over
 from games.hachi_hachi.rules import COMBINATION_KEYS, WEAK_KEYS, HachiHachiRules, YakuTable
 
 SUIT = tuple(i // 13 for i in range(52))
@@ -173,22 +173,11 @@ def _logistic(x: float) -> float:
 
 
 def p_play(
-    est: float,
-    value: int,
-    *,
-    declared: int,
-    later: int,
-    folds: int,
-    pot: int,
-    fee: int,
-    mult: int,
-    rules: HachiHachiRules,
+    est: float, value: int, *, outcomes: Sequence[JoinOutcome], fee: int, mult: int, rules: HachiHachiRules
 ) -> float:
-    """How likely a player with this hand plays, in this spot (the normal bot's rule, softened)."""
-    worth = play_value_by_joiners(
-        est, value, declared=declared, later=later, folds=folds, pot=pot, mult=mult, rules=rules
-    )
-    margin = worth + fee
+    """How likely a player with this hand plays, in a spot whose later speakers may go as ``outcomes`` say (the
+    normal bot's rule, :func:`games.hachi_hachi.normal.join_outcomes`, softened)."""
+    margin = value_over(outcomes, est, value, mult=mult, rules=rules) + fee
     return _logistic(margin / (MODEL_TEMPERATURE * mult))
 
 

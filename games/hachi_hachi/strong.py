@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from games.core.actions import Action, LegalAction
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import sim
-from games.hachi_hachi.normal import exact_actions, fight_value_of
+from games.hachi_hachi.normal import JoinOutcome, exact_actions, fight_value_of, join_outcomes
 from games.hachi_hachi.rules import HachiHachiRules
 from games.hachi_hachi.scoring import fold_fee
 from games.hachi_hachi.views import HachiSeatView
@@ -92,6 +92,7 @@ class _Seat:
         self.dealt = [sim.to_int(c) for c in view.dealt]
         self.hand = [sim.to_int(c) for c in view.hand]
         self.fee_mult = view.mult if rules.mult_applies_to_fold_fees else 1
+        self._outcomes: dict[tuple[int, int, int, int, int], list[JoinOutcome]] = {}
         self.spoke = self._spoke()
 
     def fee(self, seat: int, folds: int) -> int:
@@ -118,20 +119,22 @@ class _Seat:
                 pot += view.fees[seat]
         return out
 
+    def outcomes(self, *, declared: int, later: int, folds: int, pot: int, mult: int) -> list[JoinOutcome]:
+        """:func:`games.hachi_hachi.normal.join_outcomes`, kept for the rest of this decision."""
+        key = (declared, later, folds, pot, mult)
+        found = self._outcomes.get(key)
+        if found is None:
+            found = join_outcomes(declared=declared, later=later, folds=folds, pot=pot, mult=mult, rules=self.rules)
+            self._outcomes[key] = found
+        return found
+
     def p_play(self, spoke: _Spoke, cards: Sequence[int]) -> float:
         est = sim.estimate(cards, self.trump)
         value = self.valuer.values(cards)[0]
-        return sim.p_play(
-            est,
-            value,
-            declared=spoke.declared,
-            later=spoke.later,
-            folds=spoke.folds,
-            pot=spoke.pot,
-            fee=spoke.fee,
-            mult=self.mult,
-            rules=self.rules,
+        outcomes = self.outcomes(
+            declared=spoke.declared, later=spoke.later, folds=spoke.folds, pot=spoke.pot, mult=self.mult
         )
+        return sim.p_play(est, value, outcomes=outcomes, fee=spoke.fee, mult=self.mult, rules=self.rules)
 
     def likelihood(self, spoke: _Spoke, cards: Sequence[int]) -> float:
         """How likely the model says ``spoke`` was, had its speaker held ``cards`` (all seven)."""
@@ -211,17 +214,8 @@ def _play_out(
         cards = hands[s]
         est = sim.estimate(cards, deal.trump)
         value = seat.valuer.values(cards)[0]
-        p = sim.p_play(
-            est,
-            value,
-            declared=len(declarers),
-            later=len(later) - i - 1,
-            folds=folds,
-            pot=pot,
-            fee=fee,
-            mult=mult,
-            rules=rules,
-        )
+        outcomes = seat.outcomes(declared=len(declarers), later=len(later) - i - 1, folds=folds, pot=pot, mult=mult)
+        p = sim.p_play(est, value, outcomes=outcomes, fee=fee, mult=mult, rules=rules)
         if rng.random() < p:
             declarers.append(s)
         else:
