@@ -169,6 +169,8 @@ def test_the_view_rebuilds_the_tricks_and_the_voids_shown() -> None:
                     (t.leader, t.winning, tuple((p.seat, p.card.notation) for p in t.plays)) for t in view.trick_history
                 ]
                 assert rebuilt == logged
+                assert e.public_view().trick_history == view.trick_history
+                assert e.public_view().shown_void == view.shown_void
                 for s, suits in view.shown_void.items():
                     assert not any(c.suit in suits for c in e.hands[s]), "a shown void is a real one"
                 checked = True
@@ -323,6 +325,41 @@ def _positions(seats: int, seed: int) -> list[tuple[HachiHachiEngine, int]]:
         out.append((copy.deepcopy(e), seat))
         e.apply(seat, normal.choose(e.view(seat), e.legal_actions(seat), rng))
     return out
+
+
+_DECISIONS_SCRIPT = """
+import functools, random, sys
+sys.path.insert(0, {kit!r})
+from test_hachi_levels import _positions
+from games.hachi_hachi import strong
+budgeted = functools.partial(strong.choose, budget_ms=10.0)
+for e, seat in _positions(5, 4)[::2]:
+    view = e.view(seat)
+    print(budgeted(view, e.legal_actions(seat), random.Random(2)).text)
+    if view.phase == "declare":
+        print(repr(strong.play_ev(view, random.Random(2), 40)))
+    if view.phase == "trick":
+        state = strong._TrickState(strong._Seat(view))
+        rng = random.Random(2)
+        print([state.sample(rng) for _ in range(5)])
+"""
+
+
+def test_strong_decides_the_same_in_processes_with_other_hash_seeds() -> None:
+    # Decisions run in a worker process: nothing may hang on the order of a set of strings.
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).parent
+    script = _DECISIONS_SCRIPT.format(kit=str(here))
+    outputs = []
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True)
+        outputs.append(done.stdout)
+    assert len(set(outputs)) == 1 and len(outputs[0].split()) > 10
 
 
 def test_every_level_is_deterministic_given_the_rng() -> None:
