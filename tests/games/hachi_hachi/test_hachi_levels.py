@@ -4,6 +4,7 @@ head-to-head."""
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 from collections.abc import Sequence
@@ -11,12 +12,13 @@ from collections.abc import Sequence
 import pytest
 from hachi_kit import P1, P2, P3, P4, act, calls, only, sp_draw, table
 
-from games.core.actions import Action, is_listed
+from games.core.actions import is_listed
 from games.core.cards import FrenchCard, french_deck, notation
 from games.core.errors import IllegalAction
 from games.core.rng import Shuffle, Shuffler
 from games.hachi_hachi import easy, normal, sim, strong
 from games.hachi_hachi.engine import HachiHachiEngine
+from games.hachi_hachi.normal import exact_actions
 from games.hachi_hachi.policy import POLICIES, choose
 from games.hachi_hachi.rules import HachiHachiRules, YakuRow, YakuTable
 from games.hachi_hachi.yaku import classify
@@ -371,78 +373,96 @@ def test_every_level_is_deterministic_given_the_rng() -> None:
                 assert policy(view, legal, random.Random(11)) == first
 
 
-def _stacked(seats: int, deck: Sequence[FrenchCard]) -> HachiHachiEngine:
+def _stacked(rules: HachiHachiRules, seats: int, deck: Sequence[FrenchCard]) -> HachiHachiEngine:
     """A one-round table where P1 starts and the round is dealt from ``deck``."""
     stacks = [50] * seats
     planned = [Shuffle(order=sp_draw(P1, stacks), purpose="draw_sp"), Shuffle(order=notation(deck))]
-    return HachiHachiEngine(HachiHachiRules(rounds=1), stacks, Shuffler(planned=planned))
+    return HachiHachiEngine(rules, stacks, Shuffler(planned=planned))
 
 
-def _replayed(seats: int, deck: Sequence[FrenchCard], history: Sequence[tuple[int, Action]]) -> HachiHachiEngine | None:
-    e = _stacked(seats, deck)
+def _replayed(e: HachiHachiEngine, deck: Sequence[FrenchCard]) -> HachiHachiEngine | None:
+    """``e``'s table and history dealt from ``deck`` (None if the history is not legal with it)."""
+    other = _stacked(e.rules, e.seats, deck)
     try:
-        for seat, action in history:
-            e.apply(seat, action)
+        for seat, action in e.history:
+            other.apply(seat, action)
     except IllegalAction:
         return None
-    return e
+    return other
 
 
-def _redealt(e: HachiHachiEngine, seats: int, seat: int, rng: random.Random) -> HachiHachiEngine:
-    """The same table and history with the cards hidden from ``seat`` dealt differently, wherever that leaves
-    ``seat``'s view as it was (cards swapped two at a time; a swap the history or the view would show is undone)."""
+def _redealt(e: HachiHachiEngine, seat: int, rng: random.Random) -> HachiHachiEngine:
+    """The same table and history with the cards hidden from ``seat`` dealt differently, wherever the table looks
+    the same to everyone (cards swapped two at a time; a swap the history or the public view would show, as an
+    illegal card or another hand revealed, is undone). ``seat``'s own cards never move."""
     deck = list(e.deck)
     hidden = [i for i, c in enumerate(deck) if c in e.hidden_from(seat)]
-    view = e.view(seat)
+    public = e.public_view()
     moved = 0
     for _ in range(120):
         i, j = rng.sample(hidden, 2)
         trial = list(deck)
         trial[i], trial[j] = trial[j], trial[i]
-        other = _replayed(seats, trial, e.history)
-        if other is not None and other.view(seat) == view:
+        other = _replayed(e, trial)
+        if other is not None and other.public_view() == public:
             deck = trial
             moved += 1
     assert moved >= 5
-    redealt = _replayed(seats, deck, e.history)
+    redealt = _replayed(e, deck)
     assert redealt is not None
-    assert [redealt.hands[s] for s in range(seats) if s != seat] != [e.hands[s] for s in range(seats) if s != seat]
+    assert redealt.deck != e.deck, "the re-deal moved no card"
+    if e.phase != "mizuten":
+        others = [s for s in range(e.seats) if s != seat]
+        assert [redealt.dealt[s] for s in others] != [e.dealt[s] for s in others], "no other hand changed"
     return redealt
 
 
-def _spots(seats: int, seed: int) -> list[tuple[HachiHachiEngine, int]]:
-    """A few decisions of one stacked round (as varied as it gets: declarations, a choice, tricks)."""
+def _spots(rules: HachiHachiRules, seats: int, seed: int) -> list[tuple[HachiHachiEngine, int]]:
+    """Engines at the decisions of one stacked round in which everyone plays while declarers are wanted, and
+    fights rather than splits (so the round reaches the tricks); the rest decide as the normal bot."""
     rng = random.Random(seed)
     deck = french_deck()
     rng.shuffle(deck)
-    e = _stacked(seats, deck)
+    e = _stacked(rules, seats, deck)
     spots: list[tuple[HachiHachiEngine, int]] = []
-    while not e.is_over and len(spots) < 40:
+    while not e.is_over:
         seat = min(e.to_act())
-        spots.append((_replayed(seats, deck, e.history), seat))  # type: ignore[arg-type]
+        spots.append((copy.deepcopy(e), seat))
         legal = e.legal_actions(seat)
-        verbs = [a.verb for a in legal]  # type: ignore[union-attr]
-        # Everyone plays while declarers are wanted, so the round reaches the tricks.
-        pick = legal[verbs.index("play")] if "play" in verbs else normal.choose(e.view(seat), legal, rng)
+        verbs = [a.verb for a in exact_actions(legal)]
+        eager = "play" if "play" in verbs else "fight" if "fight" in verbs else None
+        pick = legal[verbs.index(eager)] if eager else normal.choose_normal(e.view(seat), legal, rng)
         e.apply(seat, pick)  # type: ignore[arg-type]
     return spots
 
 
-@pytest.mark.parametrize(("seats", "seed"), [(4, 1), (6, 2)])
-def test_no_peeking_a_redeal_of_the_unseen_cards_gives_the_same_decision(seats: int, seed: int) -> None:
-    spots = _spots(seats, seed)
-    phases = set()
+@pytest.mark.parametrize(
+    ("seats", "seed", "options", "phases"),
+    [
+        (4, 1, {}, {"mizuten", "declare", "trick"}),
+        (6, 2, {"mizuten_enabled": False}, {"declare", "trick"}),
+        (5, 3, {"max_declarers": 2}, {"declare", "choose", "trick"}),
+    ],
+)
+def test_no_peeking_a_redeal_of_the_unseen_cards_gives_the_same_decision(
+    seats: int, seed: int, options: dict[str, object], phases: set[str]
+) -> None:
+    rules = HachiHachiRules.model_validate({"rounds": 1, **options})
+    spots = _spots(rules, seats, seed)
+    seen = set()
     rng = random.Random(seed)
-    for e, seat in spots[1::3]:
+    firsts = {e.phase: (e, seat) for e, seat in reversed(spots)}
+    for e, seat in [*firsts.values(), *spots[1::3]]:
         view = e.view(seat)
-        phases.add(view.phase)
-        other = _redealt(e, seats, seat, rng)
+        seen.add(view.phase)
+        other = _redealt(e, seat, rng)
+        assert other.view(seat) == view, "the seat's view shows something of the cards it cannot see"
         legal = e.legal_actions(seat)
         assert other.legal_actions(seat) == legal
         for name, policy in (("easy", easy.choose), ("normal", normal.choose_normal), ("strong", FAST)):
             mine = policy(view, legal, random.Random(3))
             assert policy(other.view(seat), legal, random.Random(3)) == mine, (name, view.phase)
-    assert {"declare", "trick"} <= phases
+    assert phases <= seen
 
 
 # ---------------------------------------------------------------- a small head-to-head
