@@ -3,7 +3,9 @@
 Two frozen types, deliberately **not** related by inheritance, so hidden information is enforced by types: the
 public table image takes only :class:`HachiPublicView`; a seat's ephemeral panel takes only
 :class:`HachiSeatView`. Both carry the same table fields (``_TableFields``); the seat view adds that seat's own
-cards, what its hand scores, its own secret split/fight choice and what it may play.
+cards, what its hand scores, its own secret split/fight choice and what it may play. Both rebuild this round's
+finished tricks and the suits each declarer has shown void in (``trick_history``, ``shown_void``) from the cards
+played, which everyone at the table saw: what a bot needs to reason about the hands it cannot see.
 
 No view holds another seat's hand, a folded hand, a forced-out hand before its reveal, the other declarer's
 split/fight choice before both chose, or the stock (only its turned indicator). Seats are numbered 0..n-1
