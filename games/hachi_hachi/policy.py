@@ -1,201 +1,22 @@
-"""A baseline bot player for Hachi-Hachi Trick that looks only at its own seat view.
+"""Hachi-Hachi Trick bot levels (issue 19): :data:`POLICIES` maps ``easy``, ``normal`` and ``strong`` to a policy,
+each a pure function of the seat's view, its legal actions and a random source.
 
-* Mizuten: decided before any card is seen, so on the position alone: rarely (``MIZUTEN_RATE``), a little more
-  often with a fat pot carried over, never with a short stack, and never where it cannot pay (two declarers at
-  most), since there it only takes away the right to fold;
-* play or fold: an expected-value guess in points. Playing is worth the tricks the hand should take
-  (:func:`estimate_tricks`: Aces, Kings, trumps, voids to ruff with) against the rivals it will probably face
-  (those who declared, and a share of those still to speak), plus its hand value against an average hand, plus a
-  chance at the pot, less what forced-out players would be paid if its Play closes the declarations. Folding
-  costs the fee now. The last speaker with nobody declared always plays: a single declarer takes the pot;
-* split or fight: fights when the tricks and hand value it expects beat half the pot;
-* trick play: leads an established card (the highest left of its suit) or draws trumps with the top trump;
-  otherwise leads low from its longest side suit. Following, it wins as cheaply as it can when it plays last,
-  otherwise only with a card that cannot be beaten in the suit; it ruffs a side-suit trick with its lowest trump
-  (over-ruffs when it can) and otherwise dumps its least useful card.
+* ``easy`` (:mod:`games.hachi_hachi.easy`): a newcomer's rules of thumb;
+* ``normal`` (:func:`games.hachi_hachi.normal.choose_normal`): the baseline heuristic, with Play judged over how
+  many of the players still to speak join (the baseline counted a fraction of a rival, and so folded far too often
+  at small tables, where nobody joining gives the pot at no risk);
+* ``strong`` (:mod:`games.hachi_hachi.strong`): expected chips over sampled hidden hands, and determinized search
+  of the tricks.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+from games.hachi_hachi import easy, normal, strong
+from games.hachi_hachi.normal import MIZUTEN_RATE, choose, estimate_tricks, fight_value, play_value
+from games.registry import Policy
 
-from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
-from games.core.cards import SUIT_CHARS, FrenchCard, french_deck
-from games.hachi_hachi import actions as act
-from games.hachi_hachi.views import HachiSeatView
+__all__ = ["MIZUTEN_RATE", "POLICIES", "choose", "estimate_tricks", "fight_value", "play_value"]
 
-MIZUTEN_RATE = 0.03
-"""How often a start player declares Mizuten blind (more with a large pot carried over)."""
-AVERAGE_HAND = 1.0
-"""The mean normal value of a 7-card hand under the default table (about 0.55 from combinations, 0.43 weak)."""
-AVERAGE_FORCED_OUT = 1.1
-"""What a forced-out player is paid on average before M (0.54 Aces and about 0.55 from the table)."""
-JOIN_RATE = 0.4
-"""How likely each player still to speak is to declare Play, as the bot guesses."""
-
-_TRUMP_WORTH = {14: 1.0, 13: 0.85, 12: 0.7, 11: 0.55, 10: 0.45}
-_SIDE_WORTH = {14: 0.8, 13: 0.4, 12: 0.12}
-_FULL_DECK = tuple(french_deck())
-
-
-def _exact(legal: Sequence[LegalAction]) -> list[Action]:
-    out: list[Action] = []
-    for item in legal:
-        if isinstance(item, AmountRange):
-            out.append(item.make(item.lo))
-        elif isinstance(item, ActionFamily):
-            out.append(item.example)
-        else:
-            out.append(item)
-    return out
-
-
-def estimate_tricks(hand: Sequence[FrenchCard], trump: str | None) -> float:
-    """A rough count of the tricks ``hand`` should take in trick play with ``trump``."""
-    est = 0.0
-    by_suit: dict[str, list[int]] = {s: [] for s in SUIT_CHARS}
-    for card in hand:
-        by_suit[card.suit].append(card.rank)
-    trumps = len(by_suit[trump]) if trump else 0
-    for suit, ranks in by_suit.items():
-        if suit == trump:
-            est += sum(_TRUMP_WORTH.get(r, 0.3) for r in ranks)
-            continue
-        for r in ranks:
-            worth = _SIDE_WORTH.get(r, 0.0)
-            if r == 13 and 14 not in ranks and len(ranks) == 1:
-                worth = 0.2  # a bare King falls to the Ace
-            est += worth
-    if trumps:
-        voids = sum(1 for s, ranks in by_suit.items() if s != trump and not ranks)
-        est += 0.35 * min(voids, trumps)
-    return est
-
-
-def _remaining_to_speak(view: HachiSeatView) -> int:
-    return len(view.players) - len(view.declarations) - 1
-
-
-def play_value(view: HachiSeatView) -> float:
-    """What the bot expects Play to be worth in points, against ``-fold_fee`` for Fold."""
-    declared = len(view.declarers)
-    rules = view.rules
-    later = _remaining_to_speak(view)
-    slots = rules.max_declarers - declared - 1
-    further = min(float(slots), later * JOIN_RATE)
-    rivals = declared + further
-    pot = view.pot
-    if rivals <= 0.0:
-        return float(pot)  # nobody can join: the single declarer takes the pot
-    est = estimate_tricks(view.hand, view.trump)
-    share = 7.0 / (rivals + 1.0)
-    mult = view.mult
-    value = view.hand_value.normal if view.hand_value is not None else 0
-    gain = (est - share) * rules.trick_rate * rivals * mult
-    gain += (value - AVERAGE_HAND) * rivals * mult
-    chance = min(0.95, max(0.03, 1.0 / (rivals + 1.0) + 0.18 * (est - share)))
-    gain += chance * pot
-    if declared + 1 == rules.max_declarers and later > 0:
-        gain -= later * AVERAGE_FORCED_OUT * mult  # this Play forces them out, and each declarer pays them
-    return gain
-
-
-def fight_value(view: HachiSeatView) -> float:
-    """Fight minus split, in points, as the bot guesses it (two declarers)."""
-    est = estimate_tricks(view.hand, view.trump)
-    mult = view.mult
-    value = view.hand_value.normal if view.hand_value is not None else 0
-    chance = min(0.95, max(0.05, 0.5 + 0.2 * (est - 3.5)))
-    gain = (2 * est - 7) * view.rules.trick_rate * mult + (value - AVERAGE_HAND) * mult
-    return gain + (chance - 0.5) * view.pot
-
-
-def choose(view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
-    """One sensible action among ``legal``."""
-    actions = _exact(legal)
-    verbs = {a.verb: a for a in actions}
-    if "mizuten" in verbs:
-        rate = MIZUTEN_RATE * (3 if view.pot_carried >= 2 * len(view.players) else 1)
-        short = view.stacks[view.seat] < view.rules.starting_chips // 2
-        declare = view.rules.mizuten_can_pay and not short and rng.random() < rate
-        return verbs["mizuten"] if declare else verbs["no-mizuten"]
-    if "fold" in verbs:
-        return verbs["play"] if play_value(view) + view.fold_fee >= 0 else verbs["fold"]
-    if "play" in verbs:
-        return verbs["play"]
-    if "split" in verbs:
-        return verbs["fight"] if fight_value(view) > 0 else verbs["split"]
-    cards = [a.card for a in actions if isinstance(a, act.Card)]
-    if cards:
-        return act.Card(_card(view, cards))
-    return actions[0]
-
-
-# ---------------------------------------------------------------- trick play
-
-
-def _unseen(view: HachiSeatView) -> set[FrenchCard]:
-    """Cards that may still be in a rival's hand (not ours, not played, not the indicator)."""
-    known = set(view.hand) | set(view.played)
-    if view.indicator is not None:
-        known.add(view.indicator)
-    return set(_FULL_DECK) - known
-
-
-def _is_boss(card: FrenchCard, unseen: set[FrenchCard]) -> bool:
-    """No unseen card of its suit is higher."""
-    return not any(c.suit == card.suit and c.rank > card.rank for c in unseen)
-
-
-def _dump(cards: list[FrenchCard], trump: str | None, unseen: set[FrenchCard]) -> FrenchCard:
-    """The least useful card: a low side card from a short suit, never an established one while others remain."""
-    side = [c for c in cards if c.suit != trump] or cards
-    plain = [c for c in side if not _is_boss(c, unseen)] or side
-    counts = {s: sum(1 for c in cards if c.suit == s) for s in SUIT_CHARS}
-    return min(plain, key=lambda c: (c.rank, counts[c.suit]))
-
-
-def _beats(card: FrenchCard, best: FrenchCard, trump: str | None) -> bool:
-    if card.suit == best.suit:
-        return card.rank > best.rank
-    return card.suit == trump
-
-
-def _card(view: HachiSeatView, cards: list[FrenchCard]) -> FrenchCard:
-    trump = view.trump
-    unseen = _unseen(view)
-    trick = view.trick
-    if trick is None or not trick.plays:
-        return _lead(view, cards, unseen)
-    plays = trick.plays
-    best = next(p.card for p in plays if p.seat == trick.winning)
-    last = len(plays) == len(view.trick_order) - 1
-    winners = sorted((c for c in cards if _beats(c, best, trump)), key=lambda c: (c.suit == trump, c.rank))
-    if not winners:
-        return _dump(cards, trump, unseen)
-    if last:
-        return winners[0]
-    safe = [c for c in winners if _is_boss(c, unseen) or c.suit == trump != trick.led_suit]
-    if safe:
-        return safe[0]
-    if winners[0].suit == trump and trick.led_suit != trump:
-        return winners[0]
-    return _dump(cards, trump, unseen)
-
-
-def _lead(view: HachiSeatView, cards: list[FrenchCard], unseen: set[FrenchCard]) -> FrenchCard:
-    trump = view.trump
-    trumps = sorted((c for c in cards if c.suit == trump), key=lambda c: c.rank)
-    unseen_trumps = sum(1 for c in unseen if c.suit == trump)
-    if trumps and unseen_trumps and len(trumps) >= 3 and _is_boss(trumps[-1], unseen):
-        return trumps[-1]
-    bosses = [c for c in cards if c.suit != trump and _is_boss(c, unseen)]
-    if bosses:
-        return max(bosses, key=lambda c: c.rank)
-    side = [c for c in cards if c.suit != trump]
-    if not side:
-        return trumps[-1] if _is_boss(trumps[-1], unseen) else trumps[0]
-    counts = {s: sum(1 for c in side if c.suit == s) for s in SUIT_CHARS}
-    longest = max(counts.values())
-    return min((c for c in side if counts[c.suit] == longest), key=lambda c: c.rank)
+POLICIES: dict[str, Policy] = {"easy": easy.choose, "normal": normal.choose_normal, "strong": strong.choose}
+"""The three bot levels. :func:`choose` stays the baseline bot (what the registry, the coach notes and the tests
+that stage games with it use) until the registry takes its levels from here."""

@@ -3,7 +3,9 @@
 Two frozen types, deliberately **not** related by inheritance, so hidden information is enforced by types: the
 public table image takes only :class:`HachiPublicView`; a seat's ephemeral panel takes only
 :class:`HachiSeatView`. Both carry the same table fields (``_TableFields``); the seat view adds that seat's own
-cards, what its hand scores, its own secret split/fight choice and what it may play.
+cards, what its hand scores, its own secret split/fight choice and what it may play. Both rebuild this round's
+finished tricks and the suits each declarer has shown void in (``trick_history``, ``shown_void``) from the cards
+played, which everyone at the table saw: what a bot needs to reason about the hands it cannot see.
 
 No view holds another seat's hand, a folded hand, a forced-out hand before its reveal, the other declarer's
 split/fight choice before both chose, or the stock (only its turned indicator). Seats are numbered 0..n-1
@@ -19,6 +21,7 @@ from typing import Any, Literal
 from games.core.cards import FrenchCard
 from games.hachi_hachi.results import HachiResult
 from games.hachi_hachi.rules import HachiHachiRules
+from games.hachi_hachi.tricks import winning_index
 from games.hachi_hachi.yaku import HandValue
 
 Phase = Literal["mizuten", "declare", "choose", "trick", "over"]
@@ -174,6 +177,40 @@ class _TableFields:
     def last_detail(self) -> HachiResult | None:
         """The last finished round's result, typed (``last_result`` read once)."""
         return None if self.last_result is None else HachiResult.from_json(self.last_result)
+
+    @cached_property
+    def trick_history(self) -> tuple[TrickView, ...]:
+        """This round's finished tricks in order, as everyone at the table saw them played: rebuilt from
+        ``played`` (D1 leads the first trick, the winner of each leads the next, play follows ``trick_order``)."""
+        order = self.trick_order
+        trump = self.trump
+        if not order or trump is None:
+            return ()
+        n = len(order)
+        out: list[TrickView] = []
+        leader = order[0]
+        for k in range(len(self.played) // n):
+            cards = self.played[k * n : (k + 1) * n]
+            first = order.index(leader)
+            seats = [order[(first + i) % n] for i in range(n)]
+            winner = seats[winning_index(cards, trump)]
+            plays = tuple(TrickPlay(s, c) for s, c in zip(seats, cards, strict=True))
+            out.append(TrickView(k + 1, leader, cards[0].suit, plays, winner, True))
+            leader = winner
+        return tuple(out)
+
+    @cached_property
+    def shown_void(self) -> dict[int, frozenset[str]]:
+        """The suits each declarer has shown he no longer holds this round: he did not follow when one was led."""
+        voids: dict[int, set[str]] = {}
+        tricks = list(self.trick_history)
+        if self.trick is not None and not self.trick.complete:
+            tricks.append(self.trick)
+        for trick in tricks:
+            for play in trick.plays[1:]:
+                if play.card.suit != trick.led_suit:
+                    voids.setdefault(play.seat, set()).add(str(trick.led_suit))
+        return {s: frozenset(v) for s, v in voids.items()}
 
 
 @dataclass(frozen=True, kw_only=True)
