@@ -70,6 +70,9 @@ def discard_choices(hand: tuple[LukFuCard, ...], count: int) -> tuple[act.Discar
     return tuple(act.Discard(combo) for combo in combinations(hand, count))
 
 
+_CARD_BY_NOTATION: dict[str, LukFuCard] = {c.notation: c for c in lukfu_deck()}
+
+
 def _draw_key(card: LukFuCard) -> tuple[int, int]:
     return (card.rank, card.suit_order)
 
@@ -780,6 +783,40 @@ class LukFuEngine(Engine[LukFuRules]):
             winner=winner,
         )
 
+    def _finished_tricks(self, viewer: int | None) -> tuple[TrickView, ...]:
+        """This hand's finished tricks as ``viewer`` saw them (read back from the trick log, which counts the
+        face-down follows; the viewer's own come from its discards, in the order it made them)."""
+        own = iter(self.own_discards[viewer]) if viewer is not None else iter(())
+        out: list[TrickView] = []
+        for logged in self.played:
+            plays: list[PlayView] = []
+            win = 0
+            for i, p in enumerate(logged.plays):
+                if p.cards is not None:
+                    win = i
+            for i, p in enumerate(logged.plays):
+                if p.cards is not None:
+                    cards: tuple[LukFuCard | None, ...] = tuple(_CARD_BY_NOTATION[t] for t in p.cards)
+                else:
+                    count = p.face_down or 0
+                    mine = p.seat == viewer
+                    cards = tuple(next(own) for _ in range(count)) if mine else (None,) * count
+                plays.append(PlayView(seat=p.seat, cards=cards, face_down=p.cards is None, winning=i == win))
+            lead = logged.plays[0].cards or ()
+            led = tuple(_CARD_BY_NOTATION[t] for t in lead)
+            out.append(
+                TrickView(
+                    number=logged.trick,
+                    leader=logged.leader,
+                    kind=classify(led) or "single",
+                    size=len(led),
+                    unbeatable=unbeatable_lead(led),
+                    plays=tuple(plays),
+                    winner=logged.winner,
+                )
+            )
+        return tuple(out)
+
     def _table(self, viewer: int | None) -> dict[str, Any]:
         n = self.seats
         trick = None
@@ -820,6 +857,7 @@ class LukFuEngine(Engine[LukFuRules]):
             "follower": self.follower if self.phase == "follow" else None,
             "trick": trick,
             "last_trick": last,
+            "finished_tricks": self._finished_tricks(viewer),
             "trick_no": self.trick_no,
             "tricks_played": sum(self.tricks),
             "tricks": tuple(self.tricks),
