@@ -22,6 +22,7 @@ Rule decisions beyond rules.md are marked ``Decision:`` in comments.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
@@ -71,6 +72,31 @@ def discard_choices(hand: tuple[LukFuCard, ...], count: int) -> tuple[act.Discar
 
 
 _CARD_BY_NOTATION: dict[str, LukFuCard] = {c.notation: c for c in lukfu_deck()}
+
+
+@lru_cache(maxsize=4096)
+def _public_trick(logged: LoggedTrick) -> TrickView:
+    """A finished trick as everyone saw it: face-down follows only counted."""
+    win = max(i for i, p in enumerate(logged.plays) if p.cards is not None)
+    plays = tuple(
+        PlayView(
+            seat=p.seat,
+            cards=tuple(_CARD_BY_NOTATION[t] for t in p.cards) if p.cards is not None else (None,) * (p.face_down or 0),
+            face_down=p.cards is None,
+            winning=i == win,
+        )
+        for i, p in enumerate(logged.plays)
+    )
+    led = tuple(_CARD_BY_NOTATION[t] for t in logged.plays[0].cards or ())
+    return TrickView(
+        number=logged.trick,
+        leader=logged.leader,
+        kind=classify(led) or "single",
+        size=len(led),
+        unbeatable=unbeatable_lead(led),
+        plays=plays,
+        winner=logged.winner,
+    )
 
 
 def _draw_key(card: LukFuCard) -> tuple[int, int]:
@@ -789,32 +815,15 @@ class LukFuEngine(Engine[LukFuRules]):
         own = iter(self.own_discards[viewer]) if viewer is not None else iter(())
         out: list[TrickView] = []
         for logged in self.played:
-            plays: list[PlayView] = []
-            win = 0
-            for i, p in enumerate(logged.plays):
-                if p.cards is not None:
-                    win = i
-            for i, p in enumerate(logged.plays):
-                if p.cards is not None:
-                    cards: tuple[LukFuCard | None, ...] = tuple(_CARD_BY_NOTATION[t] for t in p.cards)
-                else:
-                    count = p.face_down or 0
-                    mine = p.seat == viewer
-                    cards = tuple(next(own) for _ in range(count)) if mine else (None,) * count
-                plays.append(PlayView(seat=p.seat, cards=cards, face_down=p.cards is None, winning=i == win))
-            lead = logged.plays[0].cards or ()
-            led = tuple(_CARD_BY_NOTATION[t] for t in lead)
-            out.append(
-                TrickView(
-                    number=logged.trick,
-                    leader=logged.leader,
-                    kind=classify(led) or "single",
-                    size=len(led),
-                    unbeatable=unbeatable_lead(led),
-                    plays=tuple(plays),
-                    winner=logged.winner,
-                )
+            public = _public_trick(logged)
+            if not any(p.seat == viewer and p.cards is None for p in logged.plays):
+                out.append(public)
+                continue
+            plays = tuple(
+                replace(pv, cards=tuple(next(own) for _ in pv.cards)) if pv.seat == viewer and pv.face_down else pv
+                for pv in public.plays
             )
+            out.append(replace(public, plays=plays))
         return tuple(out)
 
     def _table(self, viewer: int | None) -> dict[str, Any]:
