@@ -22,6 +22,7 @@ Rule decisions beyond rules.md are marked ``Decision:`` in comments.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
@@ -68,6 +69,34 @@ Plays = list[tuple[int, tuple[LukFuCard, ...], bool]]
 def discard_choices(hand: tuple[LukFuCard, ...], count: int) -> tuple[act.Discard, ...]:
     """Every face-down follow of ``count`` cards from ``hand`` (at most C(12, 6) = 924)."""
     return tuple(act.Discard(combo) for combo in combinations(hand, count))
+
+
+_CARD_BY_NOTATION: dict[str, LukFuCard] = {c.notation: c for c in lukfu_deck()}
+
+
+@lru_cache(maxsize=4096)
+def _public_trick(logged: LoggedTrick) -> TrickView:
+    """A finished trick as everyone saw it: face-down follows only counted."""
+    win = max(i for i, p in enumerate(logged.plays) if p.cards is not None)
+    plays = tuple(
+        PlayView(
+            seat=p.seat,
+            cards=tuple(_CARD_BY_NOTATION[t] for t in p.cards) if p.cards is not None else (None,) * (p.face_down or 0),
+            face_down=p.cards is None,
+            winning=i == win,
+        )
+        for i, p in enumerate(logged.plays)
+    )
+    led = tuple(_CARD_BY_NOTATION[t] for t in logged.plays[0].cards or ())
+    return TrickView(
+        number=logged.trick,
+        leader=logged.leader,
+        kind=classify(led) or "single",
+        size=len(led),
+        unbeatable=unbeatable_lead(led),
+        plays=plays,
+        winner=logged.winner,
+    )
 
 
 def _draw_key(card: LukFuCard) -> tuple[int, int]:
@@ -780,6 +809,23 @@ class LukFuEngine(Engine[LukFuRules]):
             winner=winner,
         )
 
+    def _finished_tricks(self, viewer: int | None) -> tuple[TrickView, ...]:
+        """This hand's finished tricks as ``viewer`` saw them (read back from the trick log, which counts the
+        face-down follows; the viewer's own come from its discards, in the order it made them)."""
+        own = iter(self.own_discards[viewer]) if viewer is not None else iter(())
+        out: list[TrickView] = []
+        for logged in self.played:
+            public = _public_trick(logged)
+            if not any(p.seat == viewer and p.cards is None for p in logged.plays):
+                out.append(public)
+                continue
+            plays = tuple(
+                replace(pv, cards=tuple(next(own) for _ in pv.cards)) if pv.seat == viewer and pv.face_down else pv
+                for pv in public.plays
+            )
+            out.append(replace(public, plays=plays))
+        return tuple(out)
+
     def _table(self, viewer: int | None) -> dict[str, Any]:
         n = self.seats
         trick = None
@@ -820,6 +866,7 @@ class LukFuEngine(Engine[LukFuRules]):
             "follower": self.follower if self.phase == "follow" else None,
             "trick": trick,
             "last_trick": last,
+            "finished_tricks": self._finished_tricks(viewer),
             "trick_no": self.trick_no,
             "tricks_played": sum(self.tricks),
             "tricks": tuple(self.tricks),

@@ -1,4 +1,6 @@
-"""A baseline bot player for Luk Fu that looks only at its own seat view.
+"""The Luk Fu bots, at three levels, each looking only at its own seat view (:data:`POLICIES`).
+
+**normal** (:func:`normal`, the baseline every table has had as ``choose``):
 
 * call: counts the tricks the hand is likely to take (established top cards and, as declarer, 1C 1T LT; high
   sets; long runs in high suits) and plays from ``CALL_AT`` (half a trick less for a parent holding a quad or a
@@ -6,9 +8,16 @@
 * Five Tigers: always reveals when allowed (the credit alone wins the hand);
 * lead: the lead with the best expected tricks (chance that nothing can beat it × cards); an established
   (old) card or a set/run that cannot be beaten first; with nothing likely to win, its cheapest single;
-* follow: the weakest beating play when it plays last, else the strongest; face down, its least useful
-  cards (never an established card or one of a set/run while a worse card is left);
+* follow: the weakest beating play when it plays last, else the strongest (a set of 1s ranks as the rules
+  say); face down, its least useful cards (never an established card or one of a set/run while a worse card
+  is left);
 * stop/continue: stops as soon as it may (it holds 6+, so it wins now).
+
+**easy** (:func:`easy`): a newcomer's game. It declares by counting its high cards (7s, 8s, 9s) and nothing
+else, leads its lowest card (a set or run only when no single is allowed), beats with its highest card
+whenever it must beat, discards its lowest cards, reveals Five Tigers and stops as soon as it may.
+
+**strong** (:func:`games.luk_fu.search.strong`): searches possible deals of the unseen cards.
 """
 
 from __future__ import annotations
@@ -19,8 +28,18 @@ from collections.abc import Sequence
 from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
 from games.core.cards import LUKFU_SUITS, LukFuCard
 from games.luk_fu import actions as act
-from games.luk_fu.combos import PERMANENT_OLD, canonical, classify, combos, has_big_combination, unbeatable_lead
+from games.luk_fu.combos import (
+    PERMANENT_OLD,
+    canonical,
+    classify,
+    combos,
+    has_big_combination,
+    set_rank,
+    unbeatable_lead,
+)
+from games.luk_fu.search import strong
 from games.luk_fu.views import LukFuSeatView
+from games.registry import Policy
 
 CALL_AT = 4.0
 """Declare from this estimate: measured in self-play, declaring from 4 wins more chips than from 5 or 6 (the
@@ -105,7 +124,10 @@ def win_chance(play: tuple[LukFuCard, ...], view: LukFuSeatView) -> float:
 
 
 def card_value(card: LukFuCard, view: LukFuSeatView, in_combo: set[LukFuCard]) -> float:
-    """How much a card is worth keeping (discard the lowest)."""
+    """How much a card is worth keeping (discard the lowest).
+
+    1C, 1T and LT (always old) are kept: an exempt declarer leads them as sure tricks, and so may anyone else
+    whose cards are all old (measured: valuing them as junk for a player who did not declare loses chips)."""
     if card in view.old:
         return 20.0 if card not in PERMANENT_OLD else 15.0
     value = card.rank + card.suit_order * 0.3
@@ -114,16 +136,20 @@ def card_value(card: LukFuCard, view: LukFuSeatView, in_combo: set[LukFuCard]) -
     return value
 
 
-def _strength(play: tuple[LukFuCard, ...]) -> tuple[int, int, int]:
+def _strength(play: tuple[LukFuCard, ...], ones_high: bool = False) -> tuple[int, int, int]:
+    """Orders the plays of one kind from weakest to strongest (sets of 1s rank between 8s and 9s under
+    ``ones_set_rank = high``)."""
     top = max(play, key=lambda c: c.rank)
     kind = classify(play)
     if kind == "run":
         return (play[0].suit_order, top.rank, 0)
+    if kind in ("triple", "quad") and ones_high:
+        return (set_rank(top.rank), top.suit_order, 0)
     return (top.rank, top.suit_order, 0)
 
 
-def choose(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
-    """One sensible action among ``legal``."""
+def normal(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+    """The normal level: one sensible action among ``legal`` (module docstring)."""
     actions = _exact(legal)
     by_verb: dict[str, list[Action]] = {}
     for a in actions:
@@ -143,7 +169,8 @@ def choose(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random
     if "follow" in by_verb:
         follows = [a for a in by_verb["follow"] if isinstance(a, act.Follow)]
         last = view.trick is not None and len(view.trick.plays) == len(view.active) - 1
-        ordered = sorted(follows, key=lambda a: _strength(a.cards))
+        ones_high = view.rules.ones_set_rank == "high"
+        ordered = sorted(follows, key=lambda a: _strength(a.cards, ones_high))
         return ordered[0] if last else ordered[-1]
     if "discard" in by_verb:
         return _discard(view, by_verb["discard"]) or actions[0]
@@ -170,3 +197,49 @@ def _discard(view: LukFuSeatView, options: list[Action]) -> Action | None:
     ranked = sorted(view.hand, key=lambda c: card_value(c, view, in_combo))
     wanted = act.Discard(tuple(ranked[:count]))
     return wanted if wanted in options else None
+
+
+# ---------------------------------------------------------------------------------------------- easy
+
+EASY_HIGH_CARDS = 5
+"""Easy declares holding this many 7s, 8s and 9s (about one hand in four), whatever else it holds."""
+
+
+def _low_first(card: LukFuCard) -> tuple[int, int]:
+    return (card.rank, card.suit_order)
+
+
+def easy(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+    """The easy level: a newcomer's mistakes (module docstring), never a random click."""
+    actions = _exact(legal)
+    by_verb: dict[str, list[Action]] = {}
+    for a in actions:
+        by_verb.setdefault(a.verb, []).append(a)
+    for verb in ("tigers", "keep", "stop"):
+        if verb in by_verb:
+            return by_verb[verb][0]
+    if "play" in by_verb:
+        high = sum(1 for c in view.hand if c.rank >= 7)
+        return by_verb["play"][0] if high >= EASY_HIGH_CARDS else by_verb["pass"][0]
+    if "lead" in by_verb:
+        leads = [a for a in by_verb["lead"] if isinstance(a, act.Lead)]
+        singles = [a for a in leads if len(a.cards) == 1]
+        if singles:
+            return min(singles, key=lambda a: _low_first(a.cards[0]))
+        ones_high = view.rules.ones_set_rank == "high"
+        return min(leads, key=lambda a: (len(a.cards), _strength(a.cards, ones_high)))
+    if "follow" in by_verb:
+        follows = [a for a in by_verb["follow"] if isinstance(a, act.Follow)]
+        ones_high = view.rules.ones_set_rank == "high"
+        return max(follows, key=lambda a: _strength(a.cards, ones_high))
+    if "discard" in by_verb:
+        lowest = act.Discard(tuple(sorted(view.hand, key=_low_first)[: view.must_play]))
+        return lowest if lowest in by_verb["discard"] else by_verb["discard"][0]
+    return actions[0] if actions else rng.choice(list(legal))  # type: ignore[return-value]
+
+
+choose = normal
+"""The policy every table used before levels existed (the registry's ``policy`` until it lists levels)."""
+
+POLICIES: dict[str, Policy] = {"easy": easy, "normal": normal, "strong": strong}
+"""The three bot levels (issue 19's interface): each reads only its seat view, the legal actions and the rng."""

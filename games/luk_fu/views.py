@@ -105,6 +105,11 @@ class _TableFields:
     """The trick in progress (None between tricks)."""
     last_trick: TrickView | None
     """The last finished trick of this hand."""
+    finished_tricks: tuple[TrickView, ...]
+    """Every finished trick of this hand, in order (the last one is ``last_trick``): who played what face up,
+    and how many cards face down (the viewer's own face-down cards shown to it alone). With the call, this is
+    everything a player has seen of the others: what the must-beat rule lets it infer about their hands
+    (a face-down follow proves its player held nothing that beat the play winning then)."""
     trick_no: int
     """Leads made this hand (including the one in progress)."""
     tricks_played: int

@@ -148,6 +148,38 @@ def test_winning_cards_row_and_last_trick() -> None:
     assert public.top_unplayed == (8, 8, 8, 9)
 
 
+def test_finished_tricks_show_each_viewer_what_it_saw() -> None:
+    """Every finished trick stays in the view (what the must-beat inferences are read from): face-up plays for
+    all, a face-down follow's cards only in its own player's view; a restored engine shows the same."""
+    e = table(
+        {
+            A: "9C 9S 9M 7M 8M 1C 2C 4C 6C 8C 1S 5T",
+            B: "2S 4S 6S 5M 3C 5C 7C 1M 2M 4T 6T 8T",
+            C: "3S 5S 7S 6M 8S 3M 4M 1T 2T 3T 7T 9T",
+        }
+    )
+    play(e, (A, "play"))
+    trick(e, "9C 9S 9M", "@2S", "@3S")
+    act(e, A, "lead 7M")
+    assert e.view(A).finished_tricks == (e.view(A).last_trick,)
+    assert e.view(B).trick is not None and len(e.view(B).finished_tricks) == 1
+    act(e, B, "discard 5M")
+    act(e, C, "discard 6M")
+    public, a_view, b_view = e.public_view(), e.view(A), e.view(B)
+    assert [t.number for t in public.finished_tricks] == [1, 2] and public.finished_tricks[-1] == public.last_trick
+    first, second = b_view.finished_tricks
+    assert first.plays[0].cards == tuple(parse_lukfu("9C 9S 9M")) and first.winner == A and first.kind == "triple"
+    assert first.plays[1].seat == B and first.plays[1].face_down
+    assert set(first.plays[1].cards) <= set(b_view.dealt) and None not in first.plays[1].cards
+    assert first.plays[2].cards == (None, None, None) and first.plays[0].winning
+    assert second.plays[1].cards == tuple(parse_lukfu("5M")) and second.plays[2].cards == (None,)
+    assert a_view.finished_tricks[1].plays[1].cards == (None,) and a_view.finished_tricks[1].plays[2].cards == (None,)
+    assert all(p.cards == (None,) * len(p.cards) for t in public.finished_tricks for p in t.plays if p.face_down)
+    restored = LukFuEngine.restore(e.rules, json.loads(json.dumps(e.snapshot())), e.shuffler)
+    assert isinstance(restored, LukFuEngine)
+    assert restored.view(B).finished_tricks == b_view.finished_tricks
+
+
 # ------------------------------------------------------------------ refusals
 
 
