@@ -180,7 +180,10 @@ def _best_completion(
 
 def _heuristic(board: Board, rules: OFCRules) -> float:
     scheme = RoyaltyScheme.of(rules)
-    pf, pm, pb = (eval_partial(board.row(r)) for r in ROWS)
+    # A full row is what it is: a straight or a flush counts (the made-pairs view would call it high card).
+    pf, pm, pb = (
+        eval_row(board.row(r)) if len(board.row(r)) == ROW_SIZE[r] else eval_partial(board.row(r)) for r in ROWS
+    )
     score = 0.0
     # Order: a lower row stronger than a higher one is dangerous, more so the fuller the higher row is.
     if pf > pm:
