@@ -12,9 +12,14 @@ reference player of :mod:`games.ofc.bot_tables` (the normal bot's boards):
 
 Every opponent counts the same in this model, so the value for one is enough to rank boards.
 
-**A partial board** (:meth:`Valuer.partial`) gets a quick heuristic score, the default policy of the strong bot's
-run-outs: order (a row stronger than the one below it is a foul in the making, the more so the fuller the lower
-row), made hands, flush and straight draws, and the front's royalties and Fantasyland chances.
+**A partial board** (:meth:`Valuer.partial`) gets a quick score, the strong bot's default policy in its run-outs
+and its first sort of a street's placements: a linear function of the board's features (per row: empty slots,
+made pairs and trips and their rank, high cards, flush and straight draws, a full row's royalty and chances;
+across rows: a row already stronger than the one below it, and what a made front is worth in royalties and
+Fantasyland and whether the middle already covers it). A full row under a stronger one is a certain foul. The
+weights (:data:`bot_tables.PARTIAL_WEIGHTS`) depend on the shape of the streets and the empty slots left; they
+are fitted to what placements are worth when the next street is dealt and played well, from the last street
+back (``bench/bench_bots_ofc.py``).
 
 Cards here are ints ``4 × (rank - 2) + suit`` (:func:`games.ofc.eval.card_index`) and rows tuples of them.
 """
@@ -23,11 +28,10 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations_with_replacement, product
 
 from games.ofc import bot_tables as tables
 from games.ofc.eval import (
-    FLUSH,
     FULL_HOUSE,
     PAIR,
     QUADS,
@@ -88,41 +92,6 @@ def row_value(cards: tuple[int, ...], size: int) -> int:
     return PARTIAL[key]
 
 
-@lru_cache(maxsize=256)
-def patterns(n: int, free: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
-    """Every way to send ``n`` cards to rows with ``free`` room: a row (0 front, 1 middle, 2 back) per card."""
-    return tuple(
-        rows
-        for rows in product(range(3), repeat=n)
-        if rows.count(0) <= free[0] and rows.count(1) <= free[1] and rows.count(2) <= free[2]
-    )
-
-
-def placed(rows: Rows, cards: tuple[int, ...], pattern: tuple[int, ...]) -> Rows:
-    """``rows`` with ``cards`` added, card ``i`` to row ``pattern[i]``."""
-    f, m, b = rows
-    for c, r in zip(cards, pattern, strict=True):
-        if r == 0:
-            f = (*f, c)
-        elif r == 1:
-            m = (*m, c)
-        else:
-            b = (*b, c)
-    return f, m, b
-
-
-def keeps(cards: tuple[int, ...], discard: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """Every (kept cards, discarded cards) split of a street."""
-    if not discard:
-        return [(cards, ())]
-    out = []
-    for thrown in combinations(range(len(cards)), discard):
-        out.append(
-            (tuple(c for i, c in enumerate(cards) if i not in thrown), tuple(cards[i] for i in thrown)),
-        )
-    return out
-
-
 class Valuer:
     """Board values for one rule set (see the module docstring)."""
 
@@ -147,6 +116,9 @@ class Valuer:
             n = rules.fl_cards[key] if rules.variant == "d" else 13
             self._entry[key] = gain[n] + stay[n] * self.stay_value
         self._eq: tuple[dict[int, tuple[float, float]], ...] = ({}, {}, {})
+        self.kind = "a" if rules.variant == "a" else "b" if rules.variant == "b" else "p" if rules.pineapple() else "c"
+        """The shape of the streets, which the quick score's weights depend on."""
+        self._weights: dict[int, dict[str, float]] = {}
 
     def entry_value(self, front: int) -> float:
         """What entering Fantasyland with this (complete, clean) front is worth; 0 when it does not enter."""
@@ -197,69 +169,129 @@ class Valuer:
 
     # ------------------------------------------------------------------ partial boards
 
-    def partial(self, rows: Rows) -> float:
-        """Quick score of an incomplete board (higher is better); a finished board gets :meth:`final_rows`."""
+    def partial(self, rows: Rows, memo: dict[tuple[int, tuple[int, ...]], tuple[int, float]] | None = None) -> float:
+        """Quick score of an incomplete board: its expected value as fitted for boards with as many empty slots
+        (a finished board gets :meth:`final_rows`). ``memo`` keeps the rows' parts for boards sharing rows."""
         f, m, b = rows
-        if len(f) == 3 and len(m) == 5 and len(b) == 5:
+        nf, nm, nb = len(f), len(m), len(b)
+        if nf == 3 and nm == 5 and nb == 5:
             return self.final_rows(rows)
-        return self._combine(self._front(f), self._five(m, 1), self._five(b, 2), len(f), len(m), len(b))
+        w = self.weights(13 - nf - nm - nb)
+        if memo is None:
+            return self._combine(self._row(f, 0, w), self._row(m, 1, w), self._row(b, 2, w), nm, nb, w)
+        parts = []
+        for row, cards in enumerate(rows):
+            part = memo.get((row, cards))
+            if part is None:
+                part = memo[(row, cards)] = self._row(cards, row, w)
+            parts.append(part)
+        return self._combine(parts[0], parts[1], parts[2], nm, nb, w)
 
-    def _front(self, cards: tuple[int, ...]) -> tuple[int, float, float]:
-        """(made value, score on its own, royalty and Fantasyland worth if it holds) of a front."""
-        v = row_value(cards, 3)
-        if v >> 20:
-            worth = float(self.scheme.front(v))
-            if not self.in_fl:
-                worth += self.entry_value(v)
-            return v, 0.0, worth
-        # High singletons up top block the middle.
-        return v, -sum(_HIGH[c] for c in cards) / 6, 0.0
+    def weights(self, empty: int) -> dict[str, float]:
+        """The quick score's weights for boards with ``empty`` slots left (fitted for the rule set's streets)."""
+        found = self._weights.get(empty)
+        if found is None:
+            found = self._weights[empty] = tables.partial_weights(self.kind, empty)
+        return found
 
-    def _five(self, cards: tuple[int, ...], row: int) -> tuple[int, float, float]:
-        """(value, score on its own, 0) of a middle (``row`` 1) or back (2) row."""
-        v = row_value(cards, 5)
+    def row_features(self, cards: tuple[int, ...], row: int) -> tuple[int, list[tuple[str, float]]]:
+        """A row's made value and its features (names without the row's prefix) for the quick score."""
+        size = 3 if row == 0 else 5
+        n = len(cards)
+        e = size - n
+        v = row_value(cards, size)
+        out: list[tuple[str, float]] = [("empty", e), ("empty2", e * e)]
+        if not n:
+            return v, out
         cat = v >> 20
-        rank_sum = 0
+        if cat:
+            out.append((_CATEGORY_FEATURE[cat] if e or cat < 4 else "done_cat", 1.0))
+            out.append(("made_rank", ((v >> 16) & 15) / 14))
+        top = 0
+        total = 0
+        high = 0
+        suits = 15
         for c in cards:
-            rank_sum += (c >> 2) + 2
-        if row == 2:
-            score = 1.2 * cat + rank_sum / 40
-            score += 0.8 * self.scheme.back(v) if len(cards) == 5 else _draws(cards, 1.0)
-        else:
-            score = 0.8 * cat + rank_sum / 70
-            score += 0.8 * self.scheme.middle(v) if len(cards) == 5 else _draws(cards, 0.6)
-        return v, score, 0.0
+            r = (c >> 2) + 2
+            total += r
+            top = max(top, r)
+            high += r >= 10
+            suits &= SUIT_BIT[c]
+        out.append(("high", top / 14))
+        out.append(("ranksum", total / 14))
+        if row == 0:
+            out.append(("highcnt", high))
+        if e and n >= 2 and row:
+            if suits:
+                out.append((_FLUSH_DRAW[n], 1.0))
+            if _connected(cards):
+                out.append((_STRAIGHT_DRAW[n], 1.0))
+        if not e:
+            wins, loses = self.equity(row, v)
+            done = wins - loses
+            if row == 1:
+                done += self.scheme.middle(v)
+            elif row == 2:
+                done += self.scheme.back(v)
+            out.append(("done", done))
+        return v, out
+
+    def board_features(self, vf: int, vm: int, vb: int, nm: int, nb: int) -> list[tuple[str, float]]:
+        """The features of how the rows stand to each other (order, and what a made front is worth)."""
+        out: list[tuple[str, float]] = []
+        if vf >> 20:
+            worth = float(self.scheme.front(vf))
+            if not self.in_fl:
+                worth += self.entry_value(vf)
+            if vm > vf:
+                out.append(("f_worth_safe", worth))
+            else:
+                out += [("f_worth_unsafe", worth), ("f_worth_unsafe_nm", worth * nm / 5)]
+        if vf > vm:
+            out += [("o_fm", 1.0), ("o_fm_n", nm / 5)]
+        if vm > vb:
+            out += [("o_mb", 1.0), ("o_mb_n", nb / 5)]
+        if vf > vb:
+            out.append(("o_fb", 1.0))
+        return out
+
+    def features(self, rows: Rows) -> dict[str, float]:
+        """Every feature of an incomplete board, by name (for fitting the weights)."""
+        out: dict[str, float] = {}
+        values = []
+        for row, cards in enumerate(rows):
+            v, feats = self.row_features(cards, row)
+            values.append(v)
+            out.update({_PREFIX[row] + name: x for name, x in feats})
+        out.update(self.board_features(values[0], values[1], values[2], len(rows[1]), len(rows[2])))
+        return out
+
+    def _row(self, cards: tuple[int, ...], row: int, w: dict[str, float]) -> tuple[int, float]:
+        v, feats = self.row_features(cards, row)
+        prefix = _PREFIX[row]
+        score = 0.0
+        for name, x in feats:
+            score += w.get(prefix + name, 0.0) * x
+        return v, score
 
     def _combine(
         self,
-        front: tuple[int, float, float],
-        middle: tuple[int, float, float],
-        back: tuple[int, float, float],
-        nf: int,
+        front: tuple[int, float],
+        middle: tuple[int, float],
+        back: tuple[int, float],
         nm: int,
         nb: int,
+        w: dict[str, float],
     ) -> float:
-        vf, sf, worth = front
-        vm, sm, _ = middle
-        vb, sb, _ = back
-        score = sf + sm + sb
-        # Order. A full row below a stronger one is a foul already.
-        if vf > vm:
-            if nm == 5:
-                return self.foul - 5.0
-            score -= 3.0 + 1.6 * nm
-        if vm > vb or (self.strict and nb == 5 and vm == vb):
-            if nb == 5:
-                return self.foul - 5.0
-            score -= 3.0 + 1.6 * nb
-        if vf > vb:
-            score -= 4.0
-        if worth:
-            # A front pair or trips: its royalty, and Fantasyland if it is good enough, discounted by how safe
-            # the rows below are (a middle already holding a stronger hand makes it nearly sure).
-            score += (0.9 if vm > vf else 0.5 - 0.08 * nm) * worth
-        if nf >= nm:
-            score -= 0.3 * (nf - nm + 1)
+        vf, sf = front
+        vm, sm = middle
+        vb, sb = back
+        # A full row under a stronger one is a foul already.
+        if (vf > vm and nm == 5) or (nb == 5 and (vm > vb or (self.strict and vm == vb))):
+            return self.foul
+        score = w.get("bias", 0.0) + sf + sm + sb
+        for name, x in self.board_features(vf, vm, vb, nm, nb):
+            score += w.get(name, 0.0) * x
         return score
 
     def best_partial(self, rows: Rows, cards: tuple[int, ...], discard: int) -> tuple[Rows, int]:
@@ -267,12 +299,13 @@ class Valuer:
         makes, and the placements tried."""
         f, m, b = rows
         nf, nm, nb = len(f), len(m), len(b)
-        pats, subsets = _mask_patterns(len(cards), (3 - nf, 5 - nm, 5 - nb), discard)
+        pats, subsets = mask_patterns(len(cards), (3 - nf, 5 - nm, 5 - nb), discard)
         picked = [tuple(cards[i] for i in sub) for sub in subsets]
-        fronts: dict[int, tuple[int, float, float]] = {}
-        middles: dict[int, tuple[int, float, float]] = {}
-        backs: dict[int, tuple[int, float, float]] = {}
+        fronts: dict[int, tuple[int, float]] = {}
+        middles: dict[int, tuple[int, float]] = {}
+        backs: dict[int, tuple[int, float]] = {}
         full = nf + nm + nb + len(cards) - discard == 13
+        w = self.weights(13 - nf - nm - nb - len(cards) + discard)
         best = pats[0]
         top = -1e18
         for pat in pats:
@@ -282,14 +315,14 @@ class Valuer:
             else:
                 fi = fronts.get(mf)
                 if fi is None:
-                    fi = fronts[mf] = self._front(f + picked[mf])
+                    fi = fronts[mf] = self._row(f + picked[mf], 0, w)
                 mi = middles.get(mm)
                 if mi is None:
-                    mi = middles[mm] = self._five(m + picked[mm], 1)
+                    mi = middles[mm] = self._row(m + picked[mm], 1, w)
                 bi = backs.get(mb)
                 if bi is None:
-                    bi = backs[mb] = self._five(b + picked[mb], 2)
-                v = self._combine(fi, mi, bi, nf + _BITS[mf], nm + _BITS[mm], nb + _BITS[mb])
+                    bi = backs[mb] = self._row(b + picked[mb], 2, w)
+                v = self._combine(fi, mi, bi, nm + _BITS[mm], nb + _BITS[mb], w)
             if v > top:
                 top = v
                 best = pat
@@ -300,7 +333,7 @@ class Valuer:
         """The best value reachable by placing ``cards`` (``discard`` of them thrown) to complete ``rows``, and
         the placements tried."""
         f, m, b = rows
-        pats, subsets = _mask_patterns(len(cards), (3 - len(f), 5 - len(m), 5 - len(b)), discard)
+        pats, subsets = mask_patterns(len(cards), (3 - len(f), 5 - len(m), 5 - len(b)), discard)
         picked = [tuple(cards[i] for i in sub) for sub in subsets]
         fronts: dict[int, int] = {}
         middles: dict[int, int] = {}
@@ -322,13 +355,15 @@ class Valuer:
         return best, len(pats)
 
 
-_HIGH = tuple(max(0, (c >> 2) + 2 - 9) for c in range(52))
-"""How far above a nine each card is (a high singleton up top)."""
+_PREFIX = ("f_", "m_", "b_")
+_CATEGORY_FEATURE = ("", "pair", "twopair", "trips", "done_cat", "done_cat", "big", "big", "big")
+_FLUSH_DRAW = ("", "", "fd2", "fd3", "fd4")
+_STRAIGHT_DRAW = ("", "", "sd2", "sd3", "sd4")
 _BITS = tuple(bin(mask).count("1") for mask in range(1 << 6))
 
 
 @lru_cache(maxsize=256)
-def _mask_patterns(
+def mask_patterns(
     n: int, free: tuple[int, int, int], discard: int
 ) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, ...], ...]]:
     """Every way to send ``n`` cards to the rows (``free`` room each) with ``discard`` of them thrown, as the
@@ -348,27 +383,17 @@ def _mask_patterns(
     return tuple(out), subsets
 
 
-def _draws(row: tuple[int, ...], weight: float) -> float:
-    """Credit for the flush and straight draws still open in an incomplete 5-card row."""
-    n = len(row)
-    if n < 2:
-        return 0.0
-    bonus = 0.0
-    suits = 15
-    for c in row:
-        suits &= SUIT_BIT[c]
-    if suits:
-        bonus += 0.7 * n
-    ranks = {(c >> 2) + 2 for c in row}
-    if len(ranks) == n:
-        hi, lo = max(ranks), min(ranks)
-        if hi - lo <= 4:
-            bonus += 0.4 * n
-        elif 14 in ranks:
-            low = {1 if r == 14 else r for r in ranks}
-            if max(low) - min(low) <= 4:
-                bonus += 0.4 * n
-    return weight * bonus
+def _connected(cards: tuple[int, ...]) -> bool:
+    """Distinct ranks that fit in one straight (the ace high or low)."""
+    ranks = {(c >> 2) + 2 for c in cards}
+    if len(ranks) != len(cards):
+        return False
+    if max(ranks) - min(ranks) <= 4:
+        return True
+    if 14 in ranks:
+        low = {1 if r == 14 else r for r in ranks}
+        return max(low) - min(low) <= 4
+    return False
 
 
 def _stays(f: int, m: int, b: int, rules: OFCRules) -> bool:
@@ -377,6 +402,3 @@ def _stays(f: int, m: int, b: int, rules: OFCRules) -> bool:
         or (rules.stay_middle_fh() and m >> 20 >= FULL_HOUSE)
         or (rules.stay_back_quads() and b >> 20 >= QUADS)
     )
-
-
-__all__ = ["FLUSH", "PARTIAL", "Rows", "Valuer", "keeps", "patterns", "placed", "row_value"]
