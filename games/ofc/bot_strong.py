@@ -34,10 +34,12 @@ from games.ofc.eval import card_index, index_card
 from games.ofc.reach import Unseen, can_finish
 from games.ofc.views import OFCSeatView
 
-DEFAULT_BUDGET_MS = 90.0
-"""Search budget of one decision by default (the candidate preparation comes on top)."""
-UNITS_PER_MS = 300.0
-"""Boards evaluated in run-outs per millisecond on the reference machine."""
+DEFAULT_BUDGET_MS = 55.0
+"""Search budget of one decision by default (the candidate preparation comes on top): p50 about 50 ms and p99
+about 130 ms in all on the reference machine, lightly loaded (``bench/bench_bots_ofc.py``)."""
+UNITS_PER_MS = 500.0
+"""Placements evaluated in run-outs per millisecond on the reference machine, lightly loaded (480 to 570 by
+rule set)."""
 CALL_UNITS = 6
 """What one street of a run-out costs beyond its placements, in placements."""
 CANDIDATES = 16

@@ -25,7 +25,7 @@ from games.ofc.rules import OFCRules
 from games.ofc.views import OFCSeatView
 from games.registry import Policy
 
-FAST_STRONG: Policy = functools.partial(strong, budget_ms=15)
+FAST_STRONG: Policy = functools.partial(strong, budget_ms=10)
 """The strong search on a small budget, where a test plays many hands."""
 
 
@@ -366,12 +366,11 @@ def _head_to_head(a: Policy, b: Policy) -> tuple[float, float]:
 
 
 def test_each_level_beats_the_one_below() -> None:
-    """Mirrored two-seat games (about two hundred hands each pairing). Normal beats easy by a wide margin; strong
-    (on a small search budget here) beats normal by less, but clearly."""
+    """Mirrored two-seat games of variant c, 50 deals each played both ways (about 200 hands per pairing). Normal
+    beats easy by about 3 points a hand (7 standard errors); strong, on a tenth of its search budget here, beats
+    normal by about 1.5 (3 standard errors). Seeded, so the figures are the same every run; a change that costs a
+    level its edge shows here."""
     normal_over_easy, se_easy = _head_to_head(normal, easy)
     strong_over_normal, se_normal = _head_to_head(FAST_STRONG, normal)
-    print(
-        f"normal - easy {normal_over_easy:+.2f} ± {se_easy:.2f}, strong - normal {strong_over_normal:+.2f} ± {se_normal:.2f}"
-    )
-    assert normal_over_easy > 3 * se_easy
-    assert strong_over_normal > 2 * se_normal
+    assert normal_over_easy > 3 * se_easy, (normal_over_easy, se_easy)
+    assert strong_over_normal > 2 * se_normal, (strong_over_normal, se_normal)
