@@ -2,14 +2,15 @@
 
 Its mistakes are the usual first-week ones, on purpose and always the same way:
 
-* **Greedy for the front.** High cards and pairs go to the top early, hoping for royalties and Fantasyland,
-  whatever they leave for the rows below.
-* **Blind to fouls until late.** Row order is not considered while most of the board is still empty; only when
-  the placement leaves :data:`LATE` empty slots or fewer does it steer clear of a certain foul (the exact check),
-  and on the last street it never fouls when a clean board is possible.
-* **Chases what it sees.** Pairs and trips are kept together; cards of one suit gather in the back or middle for
+* **Greedy for the front.** A pair of nines or better, or an ace or a king, goes to the top early, hoping for
+  royalties and Fantasyland, whatever that leaves the rows below to beat.
+* **Blind to fouls until late.** While most of the board is empty, a row stronger than the one below it counts
+  for only half of what it will; only when the placement leaves :data:`LATE` empty slots or fewer does it steer
+  clear of a certain foul (the exact check), and on the last street it never fouls when a clean board is
+  possible.
+* **Chases what it sees.** Pairs and trips are kept together; cards of one suit gather in the back for
   a flush; the straights and the opponents are not thought about.
-* **Fantasyland:** the best five cards to the back, the best five of the rest to the middle, the three highest
+* **Fantasyland:** the best five cards to the back, the best five of the rest to the middle, the best three
   left to the front (the exact solver's board only if that greedy board would foul).
 """
 
@@ -70,8 +71,8 @@ def _score(board: Board, scheme: RoyaltyScheme, strict: bool) -> float:
         return value + 0.1 * ((m >> 20) + (b >> 20))
     score = 0.0
     front = eval_partial(board.front)
-    if front >> 20 >= PAIR and top_rank(front) >= 6:
-        # A pair that pays goes up top: the royalty, and a dream of Fantasyland.
+    if front >> 20 >= PAIR and top_rank(front) >= 9:
+        # A high pair goes up top: the royalty, and a dream of Fantasyland.
         score += 4 + top_rank(front) / 2 + (6 if top_rank(front) >= 12 else 0)
     elif board.front:
         # An ace or a king up top, in case its partner comes.
