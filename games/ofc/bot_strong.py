@@ -34,11 +34,12 @@ from games.ofc.eval import card_index, index_card
 from games.ofc.reach import Unseen, can_finish
 from games.ofc.views import OFCSeatView
 
-DEFAULT_BUDGET_MS = 55.0
-"""Search budget of one decision by default (the candidate preparation comes on top): p50 about 50 ms and p99
-about 130 ms in all on the reference machine, lightly loaded (``bench/bench_bots_ofc.py``)."""
-UNITS_PER_MS = 500.0
-"""Placements evaluated in run-outs per millisecond on the reference machine, lightly loaded (480 to 570 by
+DEFAULT_BUDGET_MS = 70.0
+"""Search budget of one decision by default (the candidate preparation comes on top): p50 about 55 ms and p99
+about 100 ms over every rule set on the reference machine lightly loaded (``bench/bench_bots_ofc.py``), leaving
+room for a busy machine under the 200 ms allowed."""
+UNITS_PER_MS = 600.0
+"""Placements evaluated in run-outs per millisecond on the reference machine, lightly loaded (580 to 710 by
 rule set)."""
 CALL_UNITS = 6
 """What one street of a run-out costs beyond its placements, in placements."""

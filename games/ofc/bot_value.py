@@ -92,6 +92,60 @@ def row_value(cards: tuple[int, ...], size: int) -> int:
     return PARTIAL[key]
 
 
+class _RowWeights:
+    """One row's weights, laid out for :meth:`Valuer._row`."""
+
+    __slots__ = (
+        "category",
+        "category_full",
+        "done",
+        "empty",
+        "empty2",
+        "flush_draw",
+        "high",
+        "highcnt",
+        "made_rank",
+        "ranksum",
+        "straight_draw",
+    )
+
+    def __init__(self, w: dict[str, float], prefix: str) -> None:
+        def get(name: str) -> float:
+            return w.get(prefix + name, 0.0)
+
+        self.empty, self.empty2 = get("empty"), get("empty2")
+        self.category = tuple(get(name) if name else 0.0 for name in _CATEGORY_FEATURE)
+        self.category_full = tuple(
+            get(name if cat < 4 else "done_cat") if cat else 0.0 for cat, name in enumerate(_CATEGORY_FEATURE)
+        )
+        self.made_rank, self.high, self.ranksum = get("made_rank"), get("high"), get("ranksum")
+        self.highcnt, self.done = get("highcnt"), get("done")
+        self.flush_draw = tuple(get(name) if name else 0.0 for name in _FLUSH_DRAW)
+        self.straight_draw = tuple(get(name) if name else 0.0 for name in _STRAIGHT_DRAW)
+
+
+class Weights:
+    """A set of the quick score's weights (feature name to weight), laid out for the fast path."""
+
+    def __init__(self, raw: dict[str, float]) -> None:
+        self.raw = raw
+        self.rows = tuple(_RowWeights(raw, prefix) for prefix in _PREFIX)
+        self.bias = raw.get("bias", 0.0)
+        self.worth_safe = raw.get("f_worth_safe", 0.0)
+        self.worth_unsafe = raw.get("f_worth_unsafe", 0.0)
+        self.worth_unsafe_nm = raw.get("f_worth_unsafe_nm", 0.0)
+        self.o_fm, self.o_fm_n = raw.get("o_fm", 0.0), raw.get("o_fm_n", 0.0)
+        self.o_mb, self.o_mb_n = raw.get("o_mb", 0.0), raw.get("o_mb_n", 0.0)
+        self.o_fb = raw.get("o_fb", 0.0)
+
+
+def _certain_foul(rows: Rows, strict: bool) -> bool:
+    """A full row under a stronger one."""
+    f, m, b = rows
+    vf, vm, vb = row_value(f, 3), row_value(m, 5), row_value(b, 5)
+    return (vf > vm and len(m) == 5) or (len(b) == 5 and (vm > vb or (strict and vm == vb)))
+
+
 class Valuer:
     """Board values for one rule set (see the module docstring)."""
 
@@ -118,7 +172,7 @@ class Valuer:
         self._eq: tuple[dict[int, tuple[float, float]], ...] = ({}, {}, {})
         self.kind = "a" if rules.variant == "a" else "b" if rules.variant == "b" else "p" if rules.pineapple() else "c"
         """The shape of the streets, which the quick score's weights depend on."""
-        self._weights: dict[int, dict[str, float]] = {}
+        self._weights: dict[int, Weights] = {}
 
     def entry_value(self, front: int) -> float:
         """What entering Fantasyland with this (complete, clean) front is worth; 0 when it does not enter."""
@@ -187,11 +241,11 @@ class Valuer:
             parts.append(part)
         return self._combine(parts[0], parts[1], parts[2], nm, nb, w)
 
-    def weights(self, empty: int) -> dict[str, float]:
+    def weights(self, empty: int) -> Weights:
         """The quick score's weights for boards with ``empty`` slots left (fitted for the rule set's streets)."""
         found = self._weights.get(empty)
         if found is None:
-            found = self._weights[empty] = tables.partial_weights(self.kind, empty)
+            found = self._weights[empty] = Weights(tables.partial_weights(self.kind, empty))
         return found
 
     def row_features(self, cards: tuple[int, ...], row: int) -> tuple[int, list[tuple[str, float]]]:
@@ -266,12 +320,58 @@ class Valuer:
         out.update(self.board_features(values[0], values[1], values[2], len(rows[1]), len(rows[2])))
         return out
 
-    def _row(self, cards: tuple[int, ...], row: int, w: dict[str, float]) -> tuple[int, float]:
-        v, feats = self.row_features(cards, row)
-        prefix = _PREFIX[row]
-        score = 0.0
-        for name, x in feats:
-            score += w.get(prefix + name, 0.0) * x
+    def score(self, rows: Rows) -> float:
+        """The quick score the slow way, from :meth:`features` and the weights (what the fast one must equal)."""
+        f, m, b = rows
+        if len(f) == 3 and len(m) == 5 and len(b) == 5:
+            return self.final_rows(rows)
+        if _certain_foul(rows, self.strict):
+            return self.foul
+        w = self.weights(13 - len(f) - len(m) - len(b)).raw
+        return w.get("bias", 0.0) + sum(w.get(name, 0.0) * x for name, x in self.features(rows).items())
+
+    def _row(self, cards: tuple[int, ...], row: int, w: Weights) -> tuple[int, float]:
+        """A row's made value and its own part of the quick score (:meth:`row_features` and the weights, unrolled:
+        this is the run-outs' inner loop)."""
+        ww = w.rows[row]
+        size = 3 if row == 0 else 5
+        n = len(cards)
+        e = size - n
+        v = row_value(cards, size)
+        score = ww.empty * e + ww.empty2 * e * e
+        if not n:
+            return v, score
+        cat = v >> 20
+        if cat:
+            score += (ww.category[cat] if e else ww.category_full[cat]) + ww.made_rank * ((v >> 16) & 15) / 14
+        top = 0
+        total = 0
+        high = 0
+        suits = 15
+        for c in cards:
+            r = (c >> 2) + 2
+            total += r
+            if r > top:
+                top = r
+            if r >= 10:
+                high += 1
+            suits &= SUIT_BIT[c]
+        score += ww.high * top / 14 + ww.ranksum * total / 14
+        if row == 0:
+            score += ww.highcnt * high
+        elif e and n >= 2:
+            if suits:
+                score += ww.flush_draw[n]
+            if _connected(cards):
+                score += ww.straight_draw[n]
+        if not e:
+            wins, loses = self.equity(row, v)
+            done = wins - loses
+            if row == 1:
+                done += self.scheme.middle(v)
+            elif row == 2:
+                done += self.scheme.back(v)
+            score += ww.done * done
         return v, score
 
     def _combine(
@@ -281,7 +381,7 @@ class Valuer:
         back: tuple[int, float],
         nm: int,
         nb: int,
-        w: dict[str, float],
+        w: Weights,
     ) -> float:
         vf, sf = front
         vm, sm = middle
@@ -289,9 +389,21 @@ class Valuer:
         # A full row under a stronger one is a foul already.
         if (vf > vm and nm == 5) or (nb == 5 and (vm > vb or (self.strict and vm == vb))):
             return self.foul
-        score = w.get("bias", 0.0) + sf + sm + sb
-        for name, x in self.board_features(vf, vm, vb, nm, nb):
-            score += w.get(name, 0.0) * x
+        score = w.bias + sf + sm + sb
+        if vf >> 20:
+            worth = float(self.scheme.front(vf))
+            if not self.in_fl:
+                worth += self.entry_value(vf)
+            if vm > vf:
+                score += w.worth_safe * worth
+            else:
+                score += (w.worth_unsafe + w.worth_unsafe_nm * nm / 5) * worth
+        if vf > vm:
+            score += w.o_fm + w.o_fm_n * nm / 5
+        if vm > vb:
+            score += w.o_mb + w.o_mb_n * nb / 5
+        if vf > vb:
+            score += w.o_fb
         return score
 
     def best_partial(self, rows: Rows, cards: tuple[int, ...], discard: int) -> tuple[Rows, int]:

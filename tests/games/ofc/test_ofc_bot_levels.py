@@ -367,7 +367,7 @@ def _head_to_head(a: Policy, b: Policy) -> tuple[float, float]:
 
 def test_each_level_beats_the_one_below() -> None:
     """Mirrored two-seat games of variant c, 50 deals each played both ways (about 200 hands per pairing). Normal
-    beats easy by about 2.4 points a hand (5 standard errors); strong, on a fifth of its search budget here, beats
+    beats easy by about 2.4 points a hand (5 standard errors); strong, on a seventh of its search budget here, beats
     normal by about 1.5 (3 standard errors). Seeded, so the figures are the same every run; a change that costs a
     level its edge shows here."""
     normal_over_easy, se_easy = _head_to_head(normal, easy)
