@@ -12,7 +12,8 @@ typical opponent's row), and the same search finds the best one:
 * backs are tried best bound first, where the bound adds the best middle and the best front no stronger than
   the back (shared cards allowed); a back whose bound cannot beat the best board found ends the search; middles
   of the cards left are bounded the same way before their fronts are tried, and a front is tried only when
-  legal. The bounds never undervalue a board, so the board found is the best there is.
+  legal. The bounds never undervalue a board, so the board found is the best there is, unless the work budget
+  ends the search first (then it is the best found, backs taken best bound first).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from games.ofc.bot_value import Valuer
 from games.ofc.eval import FULL_HOUSE, QUADS, TRIPS, card_index, eval3_idx, eval5_idx
 
 SEARCH_BUDGET = 30_000
-"""Work allowed (a middle looked at counts 1, its fronts tried 3): enough for the exact answer in most hands, and
-a bound on the worst ones' time."""
+"""Work allowed: every middle looked at counts 1, and one whose fronts are tried 3 more. In 15 random hands of each
+size from 13 to 17 cards the exact answer took at most 24,000; the bound keeps the rare worse hand in time."""
 _MIDDLES = {k: math.comb(k, 5) for k in range(8, 13)}
 
 Arranged = tuple[tuple[FrenchCard, ...], tuple[FrenchCard, ...], tuple[FrenchCard, ...], tuple[FrenchCard, ...]]
@@ -37,7 +38,7 @@ Arranged = tuple[tuple[FrenchCard, ...], tuple[FrenchCard, ...], tuple[FrenchCar
 
 def best_board(cards: Sequence[FrenchCard], valuer: Valuer, budget: int = SEARCH_BUDGET) -> Arranged:
     """The Fantasyland board of ``cards`` (13 to 17) with the highest :meth:`Valuer.final` (the best found within
-    ``budget`` middles tried, when the search would take longer)."""
+    ``budget``, when the search would take longer)."""
     n = len(cards)
     if not 13 <= n <= 17 or len(set(cards)) != n:
         raise ValueError("a Fantasyland hand has 13 to 17 distinct cards")

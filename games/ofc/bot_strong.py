@@ -9,7 +9,8 @@
   Each is then run out over the same random draws of the cards the seat has not seen (the pack minus its own
   board, hand and discards and every card it can see on the table): the streets in between are placed by the
   quick score, the last one exactly, and the finished board valued. Successive halving spends the draws: after
-  each round the worse half of the candidates is dropped, so the close calls get the most run-outs.
+  each round the worse half of the candidates is dropped, so the close calls get the most run-outs. When one
+  card is all that is still to come (variant a), every unseen card is tried once instead: exact.
 
 The search is bounded by a count of boards evaluated, never by the clock, so the same view, legal actions and
 random state always give the same placement. :data:`UNITS_PER_MS` converts ``budget_ms`` into that count; it was
