@@ -1,4 +1,9 @@
-"""The baseline bot (also plays for a seat that times out), using only its own view.
+"""The OFC bots at their three levels, and the normal bot itself (also the panel's hint), each from its seat's view.
+
+``POLICIES`` maps ``easy``, ``normal`` and ``strong`` to the policies of :mod:`games.ofc.bot_easy`, this module
+and :mod:`games.ofc.bot_strong`; ``choose`` is the normal bot, the one every table used before there were levels.
+
+The normal bot:
 
 * Fantasyland: the solver's best board.
 * Last street: the best complete board that does not foul (royalties, then row strength).
@@ -18,6 +23,8 @@ from games.core.cards import FrenchCard
 from games.ofc.actions import Place, StreetPlacements, street_placements
 from games.ofc.aids import foul_status
 from games.ofc.board import ROW_SIZE, ROWS, Board
+from games.ofc.bot_easy import easy
+from games.ofc.bot_strong import strong
 from games.ofc.eval import (
     PAIR,
     TRIPS,
@@ -34,6 +41,7 @@ from games.ofc.fantasyland import solve_cached
 from games.ofc.reach import Unseen
 from games.ofc.rules import OFCRules
 from games.ofc.views import OFCSeatView
+from games.registry import Policy
 
 FOUL_VALUE = -8.0
 """What the bot counts for a fouled board (about three rows and the scoop lost to an opponent)."""
@@ -44,8 +52,8 @@ ROLLOUT_BUDGET = 20_000
 SHORTLIST = 12
 
 
-def choose(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
-    """The bot's action for ``view`` (one of ``legal`` on normal streets)."""
+def normal(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+    """The normal bot's action for ``view`` (one of ``legal`` on normal streets)."""
     if view.fantasyland_hand:
         return suggest(view)
     places = [a for a in legal if isinstance(a, Place)]
@@ -180,7 +188,10 @@ def _best_completion(
 
 def _heuristic(board: Board, rules: OFCRules) -> float:
     scheme = RoyaltyScheme.of(rules)
-    pf, pm, pb = (eval_partial(board.row(r)) for r in ROWS)
+    # A full row is what it is: a straight or a flush counts (the made-pairs view would call it high card).
+    pf, pm, pb = (
+        eval_row(board.row(r)) if len(board.row(r)) == ROW_SIZE[r] else eval_partial(board.row(r)) for r in ROWS
+    )
     score = 0.0
     # Order: a lower row stronger than a higher one is dangerous, more so the fuller the higher row is.
     if pf > pm:
@@ -219,3 +230,10 @@ def _draws(row: tuple[FrenchCard, ...], weight: float) -> float:
         if max(high) - min(high) <= 4 or max(low) - min(low) <= 4:
             bonus += 0.4 * len(row)
     return weight * bonus
+
+
+choose = normal
+"""The normal bot under its old name (the registry's policy until it picks a level)."""
+
+POLICIES: dict[str, Policy] = {"easy": easy, "normal": normal, "strong": strong}
+"""The bot levels (issue 19): each reads only its seat's view, the legal actions and the random source."""

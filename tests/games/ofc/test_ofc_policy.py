@@ -83,3 +83,17 @@ def test_the_bot_never_makes_a_foul_certain_when_it_can_avoid_it(
     assert decisions > 0
     # The check bites: decisions where some placement would have made the foul certain.
     assert tight > 0
+
+
+def test_the_normal_bot_sees_a_full_row_for_what_it_is() -> None:
+    """Variant a: 9h 7h 5h 3h in the back, Kd in the middle, and the 2h comes. In the back it completes a flush;
+    the heuristic used to read a full row by its pairs only (high card, nine high, weaker than the middle's king),
+    and sent the 2h to the middle instead."""
+    pack = "9h 7h 5h 3h Kd Ac Ad 8c 8d 4s 2h Qs"
+    e = OFCEngine(OFCRules(variant="a"), [100, 100], stacked([dealer_order(1), pack]))
+    e.apply(0, Place.of({"middle": parse_french("Kd"), "back": parse_french("9h 7h 5h 3h")}))
+    e.apply(1, Place.of({"front": parse_french("Ac Ad"), "back": parse_french("8c 8d 4s")}))
+    view = e.view(0)
+    assert view.to_place == tuple(parse_french("2h"))
+    for seed in range(3):
+        assert choose(view, e.legal_actions(0), random.Random(seed)) == Place.of({"back": parse_french("2h")})
