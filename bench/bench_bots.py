@@ -226,7 +226,10 @@ def main() -> None:
         if STRENGTH_FILE.exists():
             data = json.loads(STRENGTH_FILE.read_text(encoding="utf-8"))
         data.setdefault("games", {}).update(saved)
-        data["measured_with"] = "python bench/bench_bots.py " + " ".join(sys.argv[1:])
+        if not isinstance(data.get("measured_with"), dict):
+            data["measured_with"] = {}
+        for game in saved:  # games may be measured in separate runs, each at its own size
+            data["measured_with"][game] = "python bench/bench_bots.py " + " ".join(sys.argv[1:])
         STRENGTH_FILE.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"\nwrote {STRENGTH_FILE}")
 

@@ -25,7 +25,9 @@ Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
 """The bot levels every game offers, weakest first."""
 STRONG: Level = "strong"
-"""The level that plays for away members and gives the 💡 hint, the coach's advice and the lessons' bots."""
+"""The level that plays for away members and gives the 💡 hint and the coach's advice."""
+NORMAL: Level = "normal"
+"""The level whose rules of thumb the coach explains, and the lessons' bots."""
 DEFAULT_LEVEL: Level = "normal"
 """A bot added without a level chosen, and every bot seated before there were levels (they played the policy that
 became the normal level)."""

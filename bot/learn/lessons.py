@@ -22,13 +22,14 @@ from typing import Any
 
 from games.core.engine import Engine
 from games.core.rng import Shuffle, Shuffler
-from games.registry import STRONG, get_game
+from games.registry import NORMAL, get_game
 
 LEARNER = 0
 """The learner's seat."""
-BOT_LEVEL = STRONG
+BOT_LEVEL = NORMAL
 """The level of a lesson's bots, at its table and in the search that pinned its number (the same bots, so the deal
-found shows its rule at the table too); the coach advises with the same level."""
+found shows its rule at the table too). Normal: a lesson is a newcomer's first table, and its bots play the rules
+of thumb the coach explains; the learner's own moves in the search are the coach's advice (the strong bot's)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def mine(steps: Sequence[Step]) -> Iterator[Step]:
     return (s for s in steps if s.seat == LEARNER)
 
 
-def find(lesson: Lesson, start: int = 0, tries: int = 2000, runs: int = 6) -> int:
+def find(lesson: Lesson, start: int = 0, tries: int = 2000, runs: int = 12) -> int:
     """The first number from ``start`` whose lesson shows its rule in ``runs`` plays with different bot choices."""
     for n in range(start, start + tries):
         if all(lesson.check(*simulate(lesson, n, bot_seed=f"find{r}")) for r in range(runs)):
@@ -193,12 +194,12 @@ def _hachi_forced_out(steps: Sequence[Step], engine: Engine[Any]) -> bool:
 
 
 LESSONS: tuple[Lesson, ...] = (
-    Lesson("oicho", "draw", 21, bots=2, emoji="🎴", check=_oicho_draw),
+    Lesson("oicho", "draw", 31, bots=2, emoji="🎴", check=_oicho_draw),
     Lesson("oicho", "dealer", 5, bots=2, emoji="🏦", check=_oicho_dealer),
     Lesson("ofc", "fouls", 8, bots=1, emoji="⚠️", check=_ofc_fouls),
-    Lesson("ofc", "fantasyland", 28, bots=1, emoji="🌈", deals=2, check=_ofc_fantasyland),
+    Lesson("ofc", "fantasyland", 73, bots=1, emoji="🌈", deals=2, check=_ofc_fantasyland),
     Lesson("luk_fu", "must_beat", 0, bots=2, emoji="⚔️", check=_luk_fu_must_beat),
-    Lesson("luk_fu", "old_cards", 1, bots=2, emoji="🀄", check=_luk_fu_old_cards),
+    Lesson("luk_fu", "old_cards", 5, bots=2, emoji="🀄", check=_luk_fu_old_cards),
     Lesson("hachi_hachi", "play_or_fold", 0, bots=4, emoji="🃏", check=_hachi_play_or_fold),
     Lesson("hachi_hachi", "forced_out", 3, bots=4, emoji="🚪", check=_hachi_forced_out),
 )

@@ -4,7 +4,7 @@ Worked out from the table's record alone (the full log, as ``/verify`` and the r
 same after a restart. At each of the learner's decisions in the lesson's deals, the move they made is compared with
 the move the coach recommended (:func:`bot.learn.coach.pick`). Where they differ, the rest of that deal is played
 twice from the decision, once after each move, with **the same cards** (the deck as it was dealt) and every seat,
-the learner's included, playing on as the bot would; the difference in the learner's chips at the end of the deal
+the learner's included, playing on as the normal bot would; the difference in the learner's chips at the end of the deal
 is what the review calls that decision's cost. It says what the decision cost *in this deal*: a move can lose here
 and be right on average, or the reverse, and the review says so rather than claim more.
 """
@@ -17,19 +17,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.i18n import t
-from bot.learn.coach import coached, pick
+from bot.learn.coach import coached, pick, same_move
 from bot.ui.base import TableContext
 from games.core.actions import Action
 from games.core.engine import Engine
 from games.core.record import TableRecord
 from games.core.rng import Shuffler
-from games.registry import STRONG, get_game
+from games.registry import NORMAL, get_game
 from games.replay import start
 
 SHOWN = 3
 """Decisions the review names (the costliest)."""
-ROLLOUT_LEVEL = STRONG
-"""The bot level every seat plays on with in the rollouts (the level whose move the coach recommends)."""
+ROLLOUT_LEVEL = NORMAL
+"""The bot level every seat plays on with in the rollouts. Normal, not strong: the review plays two rollouts for
+each decision that differed, and strong bots searching every move of every rollout would keep a learner waiting
+for minutes; the move being judged is still the strong bot's."""
 ROLLOUT_LIMIT = 2000
 
 
@@ -63,13 +65,8 @@ class Review:
         return sorted(costly, key=lambda d: (-(d.cost or 0), d.number))[:SHOWN]
 
 
-def same_move(a: Action, b: Action) -> bool:
-    """The same move, however its parts are listed (an OFC placement lists its cards in any order)."""
-    return a == b or sorted(a.text.split()) == sorted(b.text.split())
-
-
 def _rollout(engine: Engine[Any], game: str, rules: Any, seat: int, first: Action) -> int:
-    """The learner's points at the end of the current deal after ``first``, everyone then playing as the bot does."""
+    """The learner's points at the end of the current deal after ``first``, everyone then playing as the normal bot does."""
     spec = get_game(game)
     copy = spec.restore(rules, engine.snapshot(), Shuffler(seed_source=lambda: "00" * 32))
     copy.apply(seat, first)

@@ -285,9 +285,7 @@ class OFCUI(GameUI):
         if not isinstance(pick, Place):
             return CoachNote(t("learn_ofc.about_street", lang, n=len(view.to_place)), options, words, "", extra)
         if rules.hints:
-            from games.ofc.policy import suggest
-
-            extra.append(t("learn_ofc.hint_same" if suggest(view) == pick else "learn_ofc.hint_other", lang))
+            extra.append(t("learn_ofc.hint", lang))
         after = view.full_board().with_cards({r: pick.to(r) for r in ROWS})
         held = royalties_held(after, rules)
         if view.fantasyland_hand:

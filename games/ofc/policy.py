@@ -24,7 +24,7 @@ from games.ofc.actions import Place, StreetPlacements, street_placements
 from games.ofc.aids import foul_status
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.bot_easy import easy
-from games.ofc.bot_strong import strong
+from games.ofc.bot_strong import fantasyland_place, strong
 from games.ofc.eval import (
     PAIR,
     TRIPS,
@@ -55,7 +55,7 @@ SHORTLIST = 12
 def normal(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
     """The normal bot's action for ``view`` (one of ``legal`` on normal streets)."""
     if view.fantasyland_hand:
-        return suggest(view)
+        return _solver_board(view)
     places = [a for a in legal if isinstance(a, Place)]
     for item in legal:
         if isinstance(item, StreetPlacements):
@@ -66,11 +66,27 @@ def normal(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) 
 
 
 def suggest(view: OFCSeatView, rng: random.Random | None = None) -> Place:
-    """The bot's placement for the seat's current cards (the panel's hint)."""
+    """The panel's 💡 hint: the strong bot's placement for the seat's current cards (issue 19: hints play at the
+    strong level). Its random source is drawn from the cards the seat holds and sees unless one is given, so the
+    same street always gets the same hint, however often it is asked for."""
     if view.fantasyland_hand:
-        arr = solve_cached(view.to_place, view.rules)
-        return Place.of({"front": arr.front, "middle": arr.middle, "back": arr.back}, arr.discards)
-    return _best(view, _placements(view.full_board(), view.to_place, view.discard), rng or random.Random(0))
+        return fantasyland_place(view)
+    places = _placements(view.full_board(), view.to_place, view.discard)
+    pick = strong(view, places, rng or hint_rng(view))
+    assert isinstance(pick, Place)
+    return pick
+
+
+def hint_rng(view: OFCSeatView) -> random.Random:
+    """The hint's random source: a function of what the seat can see, so a repeated hint is the same hint."""
+    seen = " ".join(c.notation for c in (*view.full_board().cards(), *view.to_place))
+    return random.Random(f"hint:{view.seat}:{seen}")
+
+
+def _solver_board(view: OFCSeatView) -> Place:
+    """The normal bot's Fantasyland board: the solver's, the most royalties that stay in."""
+    arr = solve_cached(view.to_place, view.rules)
+    return Place.of({"front": arr.front, "middle": arr.middle, "back": arr.back}, arr.discards)
 
 
 def _best(view: OFCSeatView, places: Sequence[Place], rng: random.Random) -> Place:

@@ -486,8 +486,9 @@ def bet_plan(view: OichoSeatView) -> dict[int, int]:
     Each pile promising more than MIN_EDGE per chip gets a Kelly stake (edge ÷ variance of a chip's return, as a
     share of the stack: the stake that grows a stack fastest, where a larger one adds expected chips only by
     risking the seat's future deals), best pile first, within the room left under the cap and the seat's chips.
-    With no such pile the seat bets nothing, except that the last child to bet, when nobody has bet, puts the
-    minimum on the best pile so the round is not void and the game moves on.
+    With no such pile it still plays, at the minimum on the best pile: sitting every round out would cost even
+    less, but a bot that never bets is no opponent (and, playing for an away member, leaves their seat idle), so it
+    plays the round as a careful player does, risking the least it may (about 0.05 chips a round at the usual edge).
     """
     moments = pile_moments(view)
     if not moments:
@@ -507,11 +508,7 @@ def bet_plan(view: OichoSeatView) -> dict[int, int]:
         room -= amount
     if plan:
         return plan
-    nobody_else = not any(seat != view.seat for pile in view.piles for seat, _ in pile.bets)
-    last = bool(view.betting_order) and view.betting_order[-1] == view.seat
-    if nobody_else and last and room >= 1:
-        return {order[0]: 1}
-    return {}
+    return {order[0]: 1} if room >= 1 else {}
 
 
 def draw_values(view: OichoSeatView) -> tuple[float, float] | None:
@@ -611,7 +608,8 @@ def _settle(child: _HandKey, dealer: _HandKey, tie: float) -> float:
 def strong(view: OichoSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
     """The action with the most expected chips for this seat, by exact enumeration over the unseen months.
 
-    * betting: :func:`bet_plan` (Kelly stakes on piles with an edge; usually none, since the bank has the edge);
+    * betting: :func:`bet_plan` (Kelly stakes on piles with an edge; usually none has, since the bank has the edge,
+      and it then plays the minimum on the best pile);
     * a pile's second extra: draw when :func:`draw_values` says drawing beats the modelled dealer more often,
       weighed by multipliers (ties stand); on a pile nobody bet on, the same (no chips ride on it);
     * the dealer's second extra: draw when :func:`dealer_values` says it wins more chips over the bet piles;

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.learn.coach import pick
+from bot.learn.coach import pick, rule_of_thumb, same_move
 from bot.learn.lessons import LESSONS, Lesson
 from bot.ui import ui_for
 from tests.bot.conftest import make_bot
@@ -69,8 +69,15 @@ async def play_on(
         words = ui.move_words(view, seat, coach_pick, "en")
         panel = await open_panel(world, alice)
         note = coach_note(panel)
-        # Every decision is explained: what it is, and the bot's move in the panel's words.
-        assert "**Coach** — " in note and f"🤖 The bot would choose **{words}**" in note, note
+        # Every decision is explained: what it is, and the coach's (the strong bot's) move in the panel's words;
+        # where the rule of thumb the note explains differs, both, the rule of thumb never credited with the other.
+        thumb = rule_of_thumb(lesson.game, view, legal, engine.decision_id(seat))
+        assert "**Coach** — " in note, note
+        if same_move(thumb, coach_pick):
+            assert f"🤖 The bot would choose **{words}**" in note, note
+        else:
+            assert f"📏 The rule of thumb is **{ui.move_words(view, seat, thumb, 'en')}**" in note, note
+            assert f"prefers **{words}** here" in note and "The bot would choose" not in note, note
         played.notes.append(note)
         target = coach_pick if follow else (other_move(legal, coach_pick, rng) or coach_pick)
         await make(world, alice, table, seat, target)
@@ -167,7 +174,9 @@ async def test_nobody_else_can_act_at_a_lesson_nor_read_its_review(world: Any) -
     # Not even with the learner's own move: Bob cannot see her panel, and a button carrying its id (as a tampered
     # client could send) is refused, and nothing moves.
     panel = await open_panel(world, world.alice)
-    move = next(b["custom_id"] for b in buttons(panel.response) if ":a:" in b.get("custom_id", ""))
+    # Her move, or the panel step towards it where the decision starts with a menu (a Luk Fu discard).
+    ids = [b.get("custom_id", "") for b in buttons(panel.response)]
+    move = next((i for i in ids if ":a:" in i), None) or next(i for i in ids if ":u:" in i and ":help:" not in i)
     serial = table.engine.serial
     refused = await forge_click(world, world.bob, move)
     assert "not seated" in said(refused) and table.engine.serial == serial

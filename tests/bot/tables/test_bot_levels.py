@@ -105,6 +105,7 @@ async def test_the_picture_the_narration_and_the_results_name_each_bots_level(
         await world.env.advance_time(61)
     assert results, "the first deal was never settled"
     described = results[0].description or ""
+    described += "".join(f"{f.name}{f.value}" for f in results[0].fields)
     assert all(name in described for name in names[1:]), described
     assert drawn and drawn[-1].names == names, "the picture draws each bot's name with its level"
     assert table.names() == names

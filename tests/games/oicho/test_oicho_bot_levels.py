@@ -241,19 +241,20 @@ def test_decider_draws_for_an_arashi_worth_five() -> None:
 # ---------------------------------------------------------------- strong betting
 
 
-def test_strong_child_does_not_bet_into_the_banks_edge() -> None:
+def test_strong_child_risks_only_the_minimum_against_the_banks_edge() -> None:
     """Before the first extras every pile is worth about -0.05 a chip (infinite deck, this seat deciding: t 0-5
-    draw at -0.28, t 6 stands at -0.17, 7-9 at +0.14, +0.45, +0.76; the mean is -0.0496). So the first child bets
-    nothing; the last child, with nobody else betting, puts the minimum on the best pile so the round is played."""
+    draw at -0.28, t 6 stands at -0.17, 7-9 at +0.14, +0.45, +0.76; the mean is -0.0496). So every child plays the
+    round at the minimum on the best pile, and no more: the least it can risk without sitting the round out."""
     e = table(["6 7 8 9 5"])
     values = policy.pile_values(e.view(1))
     assert all(v == pytest.approx(-0.05, abs=0.025) for v in values.values())
-    assert decide("strong", e, 1) == act.Done()
-    play(e, (1, "done"), (2, "done"))
     best = max(sorted(values), key=lambda p: values[p])
-    assert decide("strong", e, 3) == act.Bet(best, 1)
-    play(e, (3, f"bet {best} 1"))
-    assert decide("strong", e, 3) == act.Done()
+    assert decide("strong", e, 1) == act.Bet(best, 1)
+    play(e, (1, f"bet {best} 1"))
+    assert decide("strong", e, 1) == act.Done()
+    play(e, (1, "done"))
+    theirs = policy.pile_values(e.view(2))
+    assert decide("strong", e, 2) == act.Bet(max(sorted(theirs), key=lambda p: theirs[p]), 1)
 
 
 def test_strong_child_stakes_kelly_on_a_pile_with_an_edge() -> None:
