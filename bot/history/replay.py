@@ -27,6 +27,7 @@ from bot.storage.replays import HistoryQueries, ReplaySource
 from bot.storage.retention import RetentionQueries
 from bot.ui import ui_for
 from bot.ui.base import TableContext
+from bot.ui.bot_levels import stored_names
 from games.core.errors import GameError
 from games.core.record import TableRecord
 from games.core.rng import Shuffle
@@ -163,7 +164,7 @@ class Frame:
 def context(table: Table, lang: str) -> TableContext:
     spec = get_game(table.game)
     rules = spec.rules_model.model_validate(table.rules)
-    names = [("🤖 " + s.name) if s.is_bot else s.name for s in table.seats]
+    names = stored_names(table.seats, lang)
     return TableContext(table.id, names, table.stake, table.practice, lang, rules)
 
 

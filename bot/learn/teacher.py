@@ -28,6 +28,7 @@ from bot.learn.lessons import BOT_LEVEL, Lesson, by_seed
 from bot.learn.review import review, review_text
 from bot.render.runner import off_loop
 from bot.tables.places import missing_thread_permissions
+from bot.ui.bot_levels import stored_names
 
 if TYPE_CHECKING:
     from bot.app import FudabaBot
@@ -221,7 +222,7 @@ class Teacher:
         if record is None:
             raise UserError("learn.no_such_lesson")
         lang = lang_of(interaction.locale)
-        names = [("🤖 " + s.name) if s.is_bot else s.name for s in row.seats]
+        names = stored_names(row.seats, lang)
         found = await off_loop(review, record, seat.position, lesson.deals, names, lang)
         embed = discord.Embed(
             title=t("learn.review_title", lang, title=lesson_title(lesson, lang)),

@@ -438,7 +438,7 @@ class HachiHachiUI(GameUI):
     ) -> CoachNote:
         """What the decision in front of ``seat`` is, each option under the rules, and the bot's move and reason."""
         from bot.learn.note import CoachNote
-        from games.hachi_hachi import policy
+        from games.hachi_hachi import normal, policy
 
         lang = ctx.lang
         words = self.move_words(view, seat, pick, lang)
@@ -460,7 +460,7 @@ class HachiHachiUI(GameUI):
             if view.must_play:
                 extra.append(t("learn_hachi_hachi.must_play", lang))
             if any(isinstance(a, act.Fold) for a in legal):
-                value = policy.play_value(view)
+                value = normal.play_value_joined(view)  # what the normal bot, whose rule this note explains, weighs
                 why = t(
                     "learn_hachi_hachi.why_declare",
                     lang,

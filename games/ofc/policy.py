@@ -1,4 +1,5 @@
-"""The OFC bots at their three levels, and the normal bot itself (also the panel's hint), each from its seat's view.
+"""The OFC bots at their three levels, the normal bot itself, and the panel's 💡 hint (:func:`suggest`, the strong
+bot's placement), each from its seat's view.
 
 ``POLICIES`` maps ``easy``, ``normal`` and ``strong`` to the policies of :mod:`games.ofc.bot_easy`, this module
 and :mod:`games.ofc.bot_strong`; ``choose`` is the normal bot, the one every table used before there were levels.

@@ -21,7 +21,7 @@ action the suite checks the engine contract:
 * a seat that acts and must act again, or comes to act, starts a new decision (``decision_id``).
 
 * every shuffle is of ``spec.deck(rules)``, the deck ``/verify`` reshuffles to show players a seed's order;
-* in games played by the game's own policy (``spec.policy``), every action it picks is legal.
+* in games played by the game's normal bot, every action it picks is legal (every level's picks: ``test_bot_levels.py``).
 
 One game in ``FULL_EVERY`` does all of that after every single action. The others, the quick games, check chips
 and turns after every action, views when a deal ends and on a sample of steps, illegal actions once the game is
@@ -693,7 +693,7 @@ def play_steps(
         seat = rng.choice(sorted(engine.to_act()))
         legal = engine.legal_actions(seat)
         if use_policy:
-            action = spec.policy(engine.view(seat), legal, rng)
+            action = spec.policies["normal"](engine.view(seat), legal, rng)
             assert is_listed(action, legal), f"the policy chose {action.text!r}, not among {legal}"
         else:
             action = random_legal(legal, rng)

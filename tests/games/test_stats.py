@@ -43,7 +43,7 @@ def played(game: str, seed: int, seats: int) -> Iterator[DealResult[Any]]:
         if engine.is_over:
             break
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
         yield from engine.results
         engine.results.clear()
     assert engine.is_over

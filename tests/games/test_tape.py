@@ -45,7 +45,7 @@ def played(spec: GameSpec, index: int, *, max_deals: int = 6) -> tuple[TableReco
     log_shuffles()
     while not engine.is_over and len(engine.results) < max_deals:
         seat = rng.choice(sorted(engine.to_act()))
-        action = spec.policy(engine.view(seat), engine.legal_actions(seat), rng)
+        action = spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng)
         engine.apply(seat, action)
         rows.append((len(rows) + 1, "action", (seat, action.text)))
         log_shuffles()

@@ -33,7 +33,7 @@ def results(game: str, seats: int, seed: int, deals: int) -> list[Any]:
     found: list[Any] = []
     while len(found) < deals and not engine.is_over:
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
         found += engine.results
         engine.results.clear()
     return found[:deals]

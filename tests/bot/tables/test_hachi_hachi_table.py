@@ -111,6 +111,8 @@ async def test_seven_players_with_bots_play_a_short_game_to_the_end(world: Any) 
     assert engine is not None and len(table.seats) == 7 and table.stake == 2
     total = 7 * table.points_per_seat * table.stake
     by_seat = {table.seat_of(m.id): m for m in members}
+    for member in members:  # each looks at their hand (one may be forced out of every round, never to act)
+        await open_panel(world, member)
     rng = random.Random(7)
     deal, steps = engine.deal_no, 0
     while world.env.bot.tables.tables:

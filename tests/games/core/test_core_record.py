@@ -115,7 +115,7 @@ def play_toy(seed: int, rules: ToyRules | None = None, stacks: list[int] | None 
     engine = HighCard(rules, stacks, Shuffler(seed_source=lambda: rng.randbytes(32).hex()))
     while not engine.is_over:
         seat = rng.choice(sorted(engine.to_act()))
-        engine.apply(seat, SPEC.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, SPEC.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
     base = TableRecord(game=SPEC.id, rules=to_data(rules), stacks=stacks, stake=2)
     return engine, base
 

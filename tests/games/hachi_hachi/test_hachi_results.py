@@ -66,5 +66,5 @@ def test_a_snapshot_saved_mid_round_before_reads_its_last_round_and_its_tricks_t
     spec, rng = get_game("hachi_hachi"), random.Random(5)
     while not engine.results:
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
     assert engine.results[0].summary["trick_log"][:2] == before

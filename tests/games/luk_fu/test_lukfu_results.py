@@ -58,5 +58,5 @@ def test_a_snapshot_saved_mid_hand_before_reads_its_last_hand_and_its_tricks_typ
     spec, rng = get_game("luk_fu"), random.Random(5)
     while not engine.results:
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
     assert engine.results[0].summary["trick_log"][:2] == before

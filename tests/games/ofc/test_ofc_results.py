@@ -52,5 +52,5 @@ def test_a_snapshot_saved_before_restores_and_plays_on() -> None:
     spec, rng = get_game("ofc"), random.Random(5)
     while not engine.results:
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
     assert engine.results[0].detail.hand == snapshot["last_summary"]["hand"] + 1

@@ -62,7 +62,7 @@ def play_out(rules: OichoRules, stacks: list[int], seed: int, *, check_views: bo
                 view = engine.public_view() if viewer is None else engine.view(viewer)
                 assert not set(iter_cards(view)) & engine.hidden_from(viewer)
         legal = engine.legal_actions(seat)
-        action = SPEC.policy(engine.view(seat), legal, rng)
+        action = SPEC.policies["normal"](engine.view(seat), legal, rng)
         engine.apply(seat, action)
         assert sum(engine.stacks) == total and min(engine.stacks) >= 0
         assert engine.cap_used <= engine.cap

@@ -55,6 +55,6 @@ def test_a_snapshot_saved_before_reads_its_last_round_typed_and_plays_on() -> No
     spec, rng = get_game("oicho"), random.Random(5)
     while not engine.results:
         seat = min(engine.to_act())
-        engine.apply(seat, spec.policy(engine.view(seat), engine.legal_actions(seat), rng))
+        engine.apply(seat, spec.policies["normal"](engine.view(seat), engine.legal_actions(seat), rng))
     assert isinstance(engine.results[0].detail, OichoResult)
     assert engine.results[0].detail.round == engine.last_result.detail.round == snapshot["last_summary"]["round"] + 1
