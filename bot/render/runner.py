@@ -161,18 +161,42 @@ def _warm() -> None:
             compose_oicho_table(busy_oicho_view(phase), BUSY_NAMES, lang, paletted=True)
 
 
+def _warm_bots() -> None:
+    """Each game's bots decide once at every level, at a new table's first decision: the worker pool also runs the
+    bots, and a strong bot's first decision in a process builds its tables (odds, reference figures, samplers),
+    which the first real table's bot should not wait for (about a second, once per worker process; with threads
+    the bot's own process builds them once, at the first decision)."""
+    import random
+
+    from games.core.rng import Shuffler
+    from games.registry import LEVELS, all_games
+
+    for spec in all_games().values():
+        rules = spec.rules_model()
+        low, _ = spec.seat_range(rules)
+        engine = spec.engine(rules, [spec.starting_chips(rules)] * low, Shuffler(seed_source=lambda: "00" * 32))
+        seat = min(engine.to_act())
+        view, legal = engine.view(seat), engine.legal_actions(seat)
+        for level in LEVELS:
+            spec.policies[level](view, legal, random.Random(0))
+
+
 WORKER_NICENESS = 10
 """How much lower a render worker process's CPU priority is than the bot's: when both want a core, the event loop
 (clicks, commits) goes first and a picture is drawn a moment later, never the other way round."""
 
 
 def _start_worker() -> None:
-    """A render worker process starts: lower its priority, then warm up."""
+    """A render worker process starts: lower its priority, then warm up (the pictures, then the bots)."""
     try:
         os.nice(WORKER_NICENESS)
     except OSError:  # not allowed here: it renders at the bot's priority
         log.warning("could not lower the render worker's priority")
     _warm_quietly()
+    try:
+        _warm_bots()
+    except Exception:  # a bot that cannot warm up still decides (slowly the first time)
+        log.exception("warming up the bots in a worker failed")
 
 
 def _warm_quietly() -> None:
