@@ -85,7 +85,7 @@ class Ending:
                 await asyncio.shield(results)
         await self.public.edit_final(session, embed=embed)
         if session.in_thread:
-            stacks = list(session.engine.stacks) if session.engine is not None else None
+            stacks = returned_stacks(session)
             link = jump_link(session.guild_id, session.channel_id, session.message_id)
             line = summary_line(session, stacks, lang=session.lang, link=link, stopped=stopped)
             await self.places.close(session, line)
@@ -98,12 +98,38 @@ class Ending:
         embed = discord.Embed(title=t("table.final_title", lang), colour=discord.Colour.gold())
         if stopped_by is not None:
             embed.description = t(said or "table.stopped_between", lang, user=f"<@{stopped_by}>", deal=deal)
-        if engine is not None:
+        stacks = returned_stacks(session)
+        if engine is not None and stacks is not None:
             names = session.names()
-            ranking = sorted(range(engine.seats), key=lambda s: -engine.stacks[s])
+            ranking = sorted(range(engine.seats), key=lambda s: -stacks[s])
             lines = []
             for s in ranking:
-                change = (engine.stacks[s] - session.points_per_seat) * session.stake
-                lines.append(f"**{names[s]}** — {engine.stacks[s] * session.stake:,} ({change:+,})")
-            embed.add_field(name=t("table.final_stacks", lang), value="\n".join(lines)[:1024], inline=False)
+                change = (stacks[s] - session.points_per_seat) * session.stake
+                lines.append(f"**{names[s]}** — {stacks[s] * session.stake:,} ({change:+,})")
+            value = "\n".join(lines)
+            back = pot_back(session)
+            if back is not None and any(back):
+                paid = " · ".join(f"{names[s]} +{b * session.stake:,}" for s, b in enumerate(back) if b)
+                value += "\n" + t("table.final_pot_back", lang, paid=paid)
+            embed.add_field(name=t("table.final_stacks", lang), value=value[:1024], inline=False)
         return embed
+
+
+def pot_back(session: TableSession) -> list[int] | None:
+    """Points by seat that a pot still held goes back with, when the table ends before its game did (a stop, or a
+    tournament table's last deal): the closing wrote the same (:meth:`Engine.stop_result`)."""
+    engine = session.engine
+    if engine is None or engine.is_over:
+        return None
+    back = engine.stop_result()
+    return list(back.deltas) if back is not None else None
+
+
+def returned_stacks(session: TableSession) -> list[int] | None:
+    """Each seat's stack as it went back to its owner, in points: its stack after the last settled deal and what
+    the pot gave back (what the final message shows must be what the balances received)."""
+    engine = session.engine
+    if engine is None:
+        return None
+    back = pot_back(session) or [0] * engine.seats
+    return [stack + b for stack, b in zip(engine.stacks, back, strict=True)]

@@ -102,6 +102,15 @@ async def test_a_carried_pot_goes_back_to_its_payers_when_the_limit_ends_the_tab
     # been refused (storage.pot_not_empty), so the pot was paid back to its payers.
     assert len(hands) == 1 and sum(hands[0].deltas) < 0
     assert await database.verify_ledger(world.guild.id) == []
+    # The final message tells each member what went back to them, the pot's share included (a void round: each
+    # gets back the fees they paid, so everyone leaves with the stack they sat down with), and says so.
+    final = next(e for m in place_of(world, session).history() for e in m.embeds if e.title == "The game is over")
+    stacks = final.fields[0].value
+    start = session.points_per_seat
+    for seat, member in enumerate(members):
+        assert f"**{member.name}** — {start:,} (+0)" in stacks, stacks
+        assert f"{member.name} +{-hands[0].deltas[seat]}" in stacks, stacks
+    assert "the pot carried between deals, paid back to those who paid into it" in stacks
 
 
 async def test_the_limit_survives_a_restart(world: Any, database: Database, clock: Any) -> None:
