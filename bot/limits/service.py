@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.ext import commands
 
 from bot.errors import UserError
 from bot.limits.losses import Over, over_limit
@@ -128,20 +129,23 @@ def role_ids(guild: discord.Guild, user: discord.abc.User) -> list[int]:
     return [role.id for role in getattr(member, "roles", None) or []]
 
 
-def service_of(guild: discord.Guild) -> Limits:
-    """The limits of the bot that ``guild`` belongs to (the limits cog keeps them)."""
-    client = guild._state._get_client()  # the bot a discord.py model came from; discord.py has no public way
-    cog = client.get_cog("LimitsCog") if hasattr(client, "get_cog") else None
+def service_of(client: discord.Client) -> Limits:
+    """The limits of this bot (the limits cog keeps them)."""
+    cog = client.get_cog("LimitsCog") if isinstance(client, commands.Bot) else None
     found = getattr(cog, "limits", None)
     if not isinstance(found, Limits):
         raise RuntimeError("the limits cog is not loaded: nobody could be refused a seat")
     return found
 
 
-async def check_can_sit(guild: discord.Guild, user: discord.abc.User, stake: int, buy_in: int, practice: bool) -> None:
+async def check_can_sit(
+    interaction: discord.Interaction, user: discord.abc.User, stake: int, buy_in: int, practice: bool
+) -> None:
     """Refuse (:class:`UserError`, with the reason and, for the member's own limits, when it ends) a member who may
-    not take a seat at a table of ``guild`` with this ``stake`` and ``buy_in`` (chips); a practice table is always
-    open. Call it on every path that seats a member or takes their buy-in, before anything is written."""
-    if user.bot:
+    not take a seat at a table of the interaction's server with this ``stake`` and ``buy_in`` (chips); a practice
+    table is always open. Call it on every path that seats a member or takes their buy-in, before anything is
+    written."""
+    guild = interaction.guild
+    if user.bot or guild is None:
         return
-    await service_of(guild).check(guild.id, user.id, role_ids(guild, user), stake, buy_in, practice)
+    await service_of(interaction.client).check(guild.id, user.id, role_ids(guild, user), stake, buy_in, practice)

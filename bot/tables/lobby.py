@@ -146,7 +146,7 @@ class Lobby:
         if buy_in // stake < 1:
             raise UserError("table.buy_in_too_small", stake=stake)
         assert interaction.guild is not None
-        await check_can_sit(interaction.guild, user, stake, buy_in, practice)  # the host's own seat and buy-in
+        await check_can_sit(interaction, user, stake, buy_in, practice)  # the host's own seat and buy-in
         lang = lang_of(interaction.guild_locale or "en")
         session = await self._open(
             guild_id,
@@ -395,7 +395,7 @@ class Lobby:
                 if len(session.seats) >= session.spec.seat_range(session.rules)[1]:
                     raise UserError("table.full")
                 assert interaction.guild is not None
-                await check_can_sit(interaction.guild, user, session.stake, session.buy_in, session.practice)
+                await check_can_sit(interaction, user, session.stake, session.buy_in, session.practice)
                 await db.join_table(session.id, user.id, display_name=display_name(user))
             elif verb == "leave":
                 if session.seat_of(user.id) is None:

@@ -183,7 +183,7 @@ class Director:
         # Responsible play: a sign-up is a buy-in, so a member self-excluded, past a loss limit or above the server's
         # largest buy-in is refused here, privately, with when it ends (bot.limits). Tournament chips have no stake.
         if interaction.guild is not None:
-            await check_can_sit(interaction.guild, user, 0, tournament.buy_in, practice=False)
+            await check_can_sit(interaction, user, 0, tournament.buy_in, practice=False)
         for check in self.hooks.sign_up_checks:
             await check(tournament.guild_id, user.id, tournament.buy_in)
         most = MAX_ENTRANTS if tournament.place == "thread" else tournament.table_size
