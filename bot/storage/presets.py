@@ -127,6 +127,14 @@ class PresetQueries:
             if found is not None and not replace:
                 raise PresetExists(str(found))
             if found is None:
+                # Two saves of different new names at once must not both pass the count: each writes the server's
+                # config row (unchanged) first, so on PostgreSQL the later of two conflicts and runs again, where
+                # its count sees the other's preset (SQLite runs one write at a time anyway).
+                await Exec(
+                    "INSERT INTO guild_config (guild_id) VALUES (?)"
+                    " ON CONFLICT (guild_id) DO UPDATE SET updated_at = guild_config.updated_at",
+                    (guild_id,),
+                )
                 held = await Scalar(
                     "SELECT count(*) FROM rule_presets WHERE guild_id = ? AND game = ?", (guild_id, game)
                 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import Database
@@ -71,6 +73,19 @@ async def test_a_game_holds_at_most_the_limit(db: Database) -> None:
     await presets.save(GUILD, "oicho", "p1", {"bank_cap": 5}, rules_schema="a", actor_id=MOD, limit=3, replace=True)
     await presets.save(GUILD, "ofc", "p3", {}, rules_schema="a", actor_id=MOD, limit=3)
     await presets.save(GUILD + 1, "oicho", "p3", {}, rules_schema="a", actor_id=MOD, limit=3)
+
+
+async def test_saves_at_once_never_pass_the_limit_together(db: Database) -> None:
+    """Twenty saves of different new names at the same instant, with room for three: exactly three are kept (on
+    PostgreSQL the saves run side by side on separate connections)."""
+    presets = PresetQueries(db)
+    saves = [
+        presets.save(GUILD, "oicho", f"at once {n}", {}, rules_schema="a", actor_id=MOD, limit=3) for n in range(20)
+    ]
+    results = await asyncio.gather(*saves, return_exceptions=True)
+    kept = [r for r in results if not isinstance(r, BaseException)]
+    assert len(kept) == 3 and all(isinstance(r, PresetsFull) for r in results if isinstance(r, BaseException))
+    assert await presets.count(GUILD, "oicho") == 3
 
 
 def test_names_compare_folded() -> None:
