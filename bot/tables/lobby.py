@@ -131,11 +131,6 @@ class Lobby:
         if where == "channel" and self.registry.in_channel(channel_id) is not None:
             raise UserError("table.channel_busy")
         per_decision = self._turn_seconds(pace, hours, config.correspondence_max_hours)
-        if where == "thread":
-            missing = missing_thread_permissions(interaction.app_permissions)
-            if missing:
-                await self._offer_channel(interaction, missing, game_id, buy_in, stake, practice, pace, hours)
-                return None
         spec = get_game(game_id)
         data = await db.get_house_rules(guild_id, game_id)
         rules = spec.rules_model.model_validate(data) if data else spec.rules_model()
@@ -147,6 +142,11 @@ class Lobby:
             raise UserError("table.buy_in_too_small", stake=stake)
         assert interaction.guild is not None
         await check_can_sit(interaction, user, stake, buy_in, practice)  # the host's own seat and buy-in
+        if where == "thread":  # offered only to a host who may sit (the offer would otherwise lead to a refusal)
+            missing = missing_thread_permissions(interaction.app_permissions)
+            if missing:
+                await self._offer_channel(interaction, missing, game_id, buy_in, stake, practice, pace, hours)
+                return None
         lang = lang_of(interaction.guild_locale or "en")
         session = await self._open(
             guild_id,
