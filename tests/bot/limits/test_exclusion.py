@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
 from bot.storage.limits import DAY
@@ -258,16 +257,3 @@ async def test_every_game_refuses_an_excluded_member(world: Any, clock: Any, gam
     await world.bob.slash(world.channel, "play", game=game)
     join = await world.alice.click(lobby_message(world), label="Join")
     assert f"<t:{until}:f>" in told(join) and live_table(world).seat_of(world.alice.id) is None
-
-
-async def test_where_threads_cannot_be_made_an_excluded_host_is_refused_not_offered_the_channel(world: Any) -> None:
-    """The offer to open the table in the channel instead would only lead to the refusal: she is told the refusal."""
-    await exclude(world, world.alice, period=7)
-    closed = world.guild.create_text_channel(
-        "no-threads", overwrites={world.env.bot.user: discord.PermissionOverwrite(create_public_threads=False)}
-    )
-    refused = await world.alice.slash(closed, "play", game="oicho")
-    assert refused.ephemeral and "excluded" in told(refused) and "Create Public Threads" not in told(refused)
-    offer = refused.followups[-1] if refused.followups else refused.response
-    assert not button_ids(offer), "nothing to press"
-    assert world.env.bot.tables.tables == {}

@@ -11,7 +11,7 @@ import pytest
 
 from tests.bot.conftest import LOCALES
 from tests.bot.limits.kit import told
-from tests.bot.tables.driver import live_table, lobby_message
+from tests.bot.tables.driver import buttons, live_table, lobby_message, said
 
 BOTH = pytest.mark.parametrize("database", ["sqlite", "postgresql"], indirect=True)
 
@@ -106,3 +106,21 @@ async def test_bad_stake_limit_settings_are_refused_and_nothing_changes(world: A
     assert ranges == {"stake": (1, 1_000_000), "buy_in": (1, 1_000_000_000)}
     assert int(command["default_member_permissions"]) == discord.Permissions(manage_guild=True).value
     world.env.errors.clear()
+
+
+@pytest.mark.place("thread")
+async def test_where_threads_cannot_be_made_a_stake_over_the_limit_is_refused_not_offered_the_channel(
+    world: Any,
+) -> None:
+    """The offer to open the table in the channel instead would only lead to the refusal: the host is told the
+    refusal, with nothing to press."""
+    await world.mod.slash(world.channel, "server-limits set", stake=5)
+    closed = world.guild.create_text_channel(
+        "no-threads", overwrites={world.env.bot.user: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    refused = await world.alice.slash(closed, "play", game="oicho", stake=10)
+    text = said(refused)
+    assert refused.ephemeral and "Create Public Threads" not in text and "5" in text, text
+    offer = refused.followups[-1] if refused.followups else refused.response
+    assert not buttons(offer), "nothing to press"
+    assert world.env.bot.tables.tables == {}
