@@ -124,6 +124,20 @@ class ActionFamily(ABC):
 LegalAction = Action | AmountRange | ActionFamily
 
 
+def exact_actions(legal: Iterable[LegalAction]) -> list[Action]:
+    """One action for each of ``legal``: an exact action as it is, an amount range at its lowest, a family by its
+    example (what a bot reads its choices from when the amounts and members do not matter to it)."""
+    out: list[Action] = []
+    for item in legal:
+        if isinstance(item, AmountRange):
+            out.append(item.make(item.lo))
+        elif isinstance(item, ActionFamily):
+            out.append(item.example)
+        else:
+            out.append(item)
+    return out
+
+
 def is_listed(action: Action, legal: Iterable[LegalAction]) -> bool:
     """Whether ``action`` is one of ``legal`` (an exact action, or inside an amount range or a family)."""
     for item in legal:

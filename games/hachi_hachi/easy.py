@@ -15,10 +15,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.actions import Action, LegalAction
+from games.core.actions import Action, LegalAction, exact_actions
 from games.core.cards import FrenchCard
 from games.hachi_hachi import actions as act
-from games.hachi_hachi.normal import exact_actions
 from games.hachi_hachi.views import HachiSeatView
 
 PLAY_COUNT = 4

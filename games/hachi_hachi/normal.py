@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
+from games.core.actions import Action, LegalAction, exact_actions
 from games.core.cards import SUIT_CHARS, FrenchCard, french_deck
 from games.hachi_hachi import actions as act
 from games.hachi_hachi.rules import HachiHachiRules
@@ -40,18 +40,6 @@ JOIN_RATE = 0.4
 _TRUMP_WORTH = {14: 1.0, 13: 0.85, 12: 0.7, 11: 0.55, 10: 0.45}
 _SIDE_WORTH = {14: 0.8, 13: 0.4, 12: 0.12}
 _FULL_DECK = tuple(french_deck())
-
-
-def exact_actions(legal: Sequence[LegalAction]) -> list[Action]:
-    out: list[Action] = []
-    for item in legal:
-        if isinstance(item, AmountRange):
-            out.append(item.make(item.lo))
-        elif isinstance(item, ActionFamily):
-            out.append(item.example)
-        else:
-            out.append(item)
-    return out
 
 
 def estimate_tricks(hand: Sequence[FrenchCard], trump: str | None) -> float:

@@ -36,10 +36,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from games.core.actions import Action, LegalAction
+from games.core.actions import Action, LegalAction, exact_actions
 from games.hachi_hachi import actions as act
 from games.hachi_hachi import sim
-from games.hachi_hachi.normal import JoinOutcome, exact_actions, fight_value_of, join_outcomes
+from games.hachi_hachi.normal import JoinOutcome, fight_value_of, join_outcomes
 from games.hachi_hachi.rules import HachiHachiRules
 from games.hachi_hachi.scoring import fold_fee
 from games.hachi_hachi.views import HachiSeatView

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
+from games.core.actions import Action, LegalAction, exact_actions
 from games.core.cards import LUKFU_SUITS, LukFuCard
 from games.luk_fu import actions as act
 from games.luk_fu.combos import (
@@ -44,18 +44,6 @@ from games.registry import Policy
 CALL_AT = 4.0
 """Declare from this estimate: measured in self-play, declaring from 4 wins more chips than from 5 or 6 (the
 declarer wins most hands he plays, and most deals get played rather than passed out)."""
-
-
-def _exact(legal: Sequence[LegalAction]) -> list[Action]:
-    out: list[Action] = []
-    for item in legal:
-        if isinstance(item, AmountRange):
-            out.append(item.make(item.lo))
-        elif isinstance(item, ActionFamily):
-            out.append(item.example)
-        else:
-            out.append(item)
-    return out
 
 
 def estimate_tricks(hand: Sequence[LukFuCard], *, as_declarer: bool = True) -> float:
@@ -150,7 +138,7 @@ def _strength(play: tuple[LukFuCard, ...], ones_high: bool = False) -> tuple[int
 
 def normal(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
     """The normal level: one sensible action among ``legal`` (module docstring)."""
-    actions = _exact(legal)
+    actions = exact_actions(legal)
     by_verb: dict[str, list[Action]] = {}
     for a in actions:
         by_verb.setdefault(a.verb, []).append(a)
@@ -211,7 +199,7 @@ def _low_first(card: LukFuCard) -> tuple[int, int]:
 
 def easy(view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random) -> Action:
     """The easy level: a newcomer's mistakes (module docstring), never a random click."""
-    actions = _exact(legal)
+    actions = exact_actions(legal)
     by_verb: dict[str, list[Action]] = {}
     for a in actions:
         by_verb.setdefault(a.verb, []).append(a)

@@ -24,7 +24,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
+from games.core.actions import Action, LegalAction, exact_actions
 from games.luk_fu import actions as act
 from games.luk_fu import sim
 from games.luk_fu.sampler import Knowledge
@@ -42,18 +42,6 @@ ROLLOUT_COST = 3
 MIN_WORLDS = 8
 """Worlds searched whatever the budget (below this, the averages say little)."""
 DISCARD_CANDIDATES = 8
-
-
-def _exact(legal: Sequence[LegalAction]) -> list[Action]:
-    out: list[Action] = []
-    for item in legal:
-        if isinstance(item, AmountRange):
-            out.append(item.make(item.lo))
-        elif isinstance(item, ActionFamily):
-            out.append(item.example)
-        else:
-            out.append(item)
-    return out
 
 
 def keep_value(view: LukFuSeatView, card: int, in_combo: int, unknown: int) -> float:
@@ -89,7 +77,7 @@ def discard_candidates(view: LukFuSeatView, count: int) -> list[act.Discard]:
 
 def candidates(view: LukFuSeatView, legal: Sequence[LegalAction]) -> list[Action]:
     """The choices the search weighs (all of them, except face-down follows, where only the likely ones)."""
-    actions = _exact(legal)
+    actions = exact_actions(legal)
     if actions and all(isinstance(a, act.Discard) for a in actions):
         wanted = discard_candidates(view, view.must_play)
         listed = set(actions)

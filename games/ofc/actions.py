@@ -214,3 +214,12 @@ class Arrangements(ActionFamily):
             cards = cards[n:]
         items += [(c, "discard") for c in cards]
         return Place(tuple(items))
+
+
+def placements_in(legal: Sequence[object]) -> list[Place]:
+    """Every placement ``legal`` holds: the exact ones and each street family's members (what a bot chooses from)."""
+    places = [a for a in legal if isinstance(a, Place)]
+    for item in legal:
+        if isinstance(item, StreetPlacements):
+            places += item.members()
+    return places

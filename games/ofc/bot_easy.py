@@ -22,7 +22,7 @@ from itertools import combinations
 
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
-from games.ofc.actions import Place, StreetPlacements
+from games.ofc.actions import Place, placements_in
 from games.ofc.aids import foul_status, unseen_cards
 from games.ofc.board import ROW_SIZE, ROWS, Board, Row
 from games.ofc.eval import PAIR, TRIPS, RoyaltyScheme, eval_partial, eval_row, is_foul, top_rank
@@ -38,10 +38,7 @@ def easy(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) ->
     """The easy bot's action for ``view``."""
     if view.fantasyland_hand:
         return greedy_fantasyland(view)
-    places = [a for a in legal if isinstance(a, Place)]
-    for item in legal:
-        if isinstance(item, StreetPlacements):
-            places += item.members()
+    places = placements_in(legal)
     if not places:
         raise ValueError("no legal action to choose from")
     board = view.full_board()

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
-from games.ofc.actions import Place, StreetPlacements
+from games.ofc.actions import Place, placements_in
 from games.ofc.aids import unseen_cards
 from games.ofc.board import ROWS
 from games.ofc.bot_fantasyland import best_board
@@ -54,7 +54,7 @@ def strong(
     """The strong bot's action for ``view``."""
     if view.fantasyland_hand:
         return fantasyland_place(view)
-    places = _members(legal)
+    places = placements_in(legal)
     if not places:
         raise ValueError("no legal action to choose from")
     return _decide(view, places, rng, budget_ms)
@@ -64,14 +64,6 @@ def fantasyland_place(view: OFCSeatView) -> Place:
     """The board worth the most in expected points (:func:`games.ofc.bot_fantasyland.best_board`)."""
     front, middle, back, thrown = best_board(view.to_place, Valuer(view.rules, in_fantasyland=True))
     return Place.of({"front": front, "middle": middle, "back": back}, thrown)
-
-
-def _members(legal: Sequence[LegalAction]) -> list[Place]:
-    places = [a for a in legal if isinstance(a, Place)]
-    for item in legal:
-        if isinstance(item, StreetPlacements):
-            places += item.members()
-    return places
 
 
 def future_streets(view: OFCSeatView) -> list[tuple[int, int]]:

@@ -21,7 +21,7 @@ from itertools import combinations
 
 from games.core.actions import Action, LegalAction
 from games.core.cards import FrenchCard
-from games.ofc.actions import Place, StreetPlacements, street_placements
+from games.ofc.actions import Place, placements_in, street_placements
 from games.ofc.aids import foul_status
 from games.ofc.board import ROW_SIZE, ROWS, Board
 from games.ofc.bot_easy import easy
@@ -57,10 +57,7 @@ def normal(view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random) 
     """The normal bot's action for ``view`` (one of ``legal`` on normal streets)."""
     if view.fantasyland_hand:
         return _solver_board(view)
-    places = [a for a in legal if isinstance(a, Place)]
-    for item in legal:
-        if isinstance(item, StreetPlacements):
-            places += item.members()
+    places = placements_in(legal)
     if not places:
         raise ValueError("no legal action to choose from")
     return _best(view, places, rng)

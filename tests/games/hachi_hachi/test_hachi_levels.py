@@ -12,13 +12,12 @@ from collections.abc import Sequence
 import pytest
 from hachi_kit import P1, P2, P3, P4, act, calls, only, sp_draw, table
 
-from games.core.actions import is_listed
+from games.core.actions import exact_actions, is_listed
 from games.core.cards import FrenchCard, french_deck, notation
 from games.core.errors import IllegalAction
 from games.core.rng import Shuffle, Shuffler
 from games.hachi_hachi import easy, normal, sim, strong
 from games.hachi_hachi.engine import HachiHachiEngine
-from games.hachi_hachi.normal import exact_actions
 from games.hachi_hachi.policy import POLICIES, choose
 from games.hachi_hachi.rules import HachiHachiRules, YakuRow, YakuTable
 from games.hachi_hachi.yaku import classify
