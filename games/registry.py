@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
 from pydantic import BaseModel
 
@@ -20,6 +21,18 @@ from games.core.rng import Shuffler
 Policy = Callable[[Any, Sequence[LegalAction], random.Random], Action]
 """A bot player: (its own seat view, its legal actions, a random source) → an action. It reads only its arguments:
 the same view, legal actions and random state always give the same action (``tests/games/test_bot_levels.py``)."""
+
+
+class SearchingPolicy(Protocol):
+    """The strong level's policy: a :data:`Policy` that also takes ``effort``, the share of its search budget to
+    spend (1: all of it). A busy bot process asks for less, so that a decision is never late (``bot.tables.autoplay``);
+    its searches are bounded by counts of work, never by the clock, so the same arguments still give the same
+    action."""
+
+    def __call__(
+        self, view: Any, legal: Sequence[LegalAction], rng: random.Random, /, *, effort: float = 1.0
+    ) -> Action: ...
+
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
@@ -38,8 +51,13 @@ def is_level(text: object) -> bool:
 
 
 def every_level(policy: Policy) -> dict[str, Policy]:
-    """One policy at every level (a game, or a test toy, with a single bot)."""
-    return dict.fromkeys(LEVELS, policy)
+    """One policy at every level (a game, or a test toy, with a single bot, which does not search: it takes
+    ``effort`` at the strong level, and ignores it)."""
+
+    def strong(view: Any, legal: Sequence[LegalAction], rng: random.Random, *, effort: float = 1.0) -> Action:
+        return policy(view, legal, rng)
+
+    return {**dict.fromkeys(LEVELS, policy), STRONG: strong}
 
 
 def level_policies(module: ModuleType) -> dict[str, Policy]:
@@ -73,6 +91,8 @@ class GameSpec:
     def __post_init__(self) -> None:
         if set(self.policies) != set(LEVELS):
             raise ValueError(f"{self.id}: policies must be exactly {', '.join(LEVELS)}, not {sorted(self.policies)}")
+        if "effort" not in inspect.signature(self.policies[STRONG]).parameters:
+            raise ValueError(f"{self.id}: the strong policy must take effort= (games.registry.SearchingPolicy)")
 
     @property
     def policy(self) -> Policy:
@@ -110,10 +130,16 @@ def _registered() -> dict[str, GameSpec]:
     return {s.id: s for s in specs}
 
 
-def decide(game_id: str, level: str, view: Any, legal: Sequence[LegalAction], rng: random.Random) -> Action:
+def decide(
+    game_id: str, level: str, view: Any, legal: Sequence[LegalAction], rng: random.Random, effort: float = 1.0
+) -> Action:
     """The move of ``game_id``'s bot of ``level``: what the worker pool runs for a bot or an away member (named by
-    game and level, so the call pickles to a worker process whatever a policy is made of)."""
-    return get_game(game_id).policies[level](view, legal, rng)
+    game and level, so the call pickles to a worker process whatever a policy is made of). ``effort``: the share of
+    its search budget a strong bot spends (the other levels do not search)."""
+    policy = get_game(game_id).policies[level]
+    if level == STRONG:
+        return cast(SearchingPolicy, policy)(view, legal, rng, effort=effort)
+    return policy(view, legal, rng)
 
 
 def get_game(game_id: str) -> GameSpec:

@@ -480,9 +480,15 @@ def best_card(view: HachiSeatView, cards: Sequence[int], rng: random.Random, uni
 
 
 def choose(
-    view: HachiSeatView, legal: Sequence[LegalAction], rng: random.Random, *, budget_ms: float = BUDGET_MS
+    view: HachiSeatView,
+    legal: Sequence[LegalAction],
+    rng: random.Random,
+    *,
+    budget_ms: float = BUDGET_MS,
+    effort: float = 1.0,
 ) -> Action:
-    """The strong bot's action among ``legal``."""
+    """The strong bot's action among ``legal``, searching ``effort`` times its budget (less when the bot is busy)."""
+    budget_ms *= effort
     actions = exact_actions(legal)
     verbs = {a.verb: a for a in actions}
     if "mizuten" in verbs:

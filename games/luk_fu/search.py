@@ -150,9 +150,15 @@ def evaluate(
 
 
 def strong(
-    view: LukFuSeatView, legal: Sequence[LegalAction], rng: random.Random, *, budget_ms: float = BUDGET_MS
+    view: LukFuSeatView,
+    legal: Sequence[LegalAction],
+    rng: random.Random,
+    *,
+    budget_ms: float = BUDGET_MS,
+    effort: float = 1.0,
 ) -> Action:
-    """The strong level: search over possible worlds (module docstring)."""
+    """The strong level: search over possible worlds (module docstring), ``effort`` times its budget (less when the
+    bot is busy)."""
     options = candidates(view, legal)
     if len(options) == 1 or not view.playing:
         return options[0]
@@ -161,6 +167,6 @@ def strong(
             # A sure win now. Rollouts in which the bot sees every card overrate playing on instead (measured:
             # in an example hand, revealing won 2 chips where playing on won about 1 on average).
             return option
-    scores = evaluate(view, options, rng, budget_ms=budget_ms)
+    scores = evaluate(view, options, rng, budget_ms=budget_ms * effort)
     best = max(range(len(options)), key=lambda j: (scores[j][1], scores[j][0], -j))
     return options[best]

@@ -49,15 +49,20 @@ CANDIDATES = 16
 
 
 def strong(
-    view: OFCSeatView, legal: Sequence[LegalAction], rng: random.Random, *, budget_ms: float = DEFAULT_BUDGET_MS
+    view: OFCSeatView,
+    legal: Sequence[LegalAction],
+    rng: random.Random,
+    *,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+    effort: float = 1.0,
 ) -> Action:
-    """The strong bot's action for ``view``."""
+    """The strong bot's action for ``view``, searching ``effort`` times its budget (less when the bot is busy)."""
     if view.fantasyland_hand:
         return fantasyland_place(view)
     places = placements_in(legal)
     if not places:
         raise ValueError("no legal action to choose from")
-    return _decide(view, places, rng, budget_ms)
+    return _decide(view, places, rng, budget_ms * effort)
 
 
 def fantasyland_place(view: OFCSeatView) -> Place:

@@ -204,16 +204,65 @@ def test_a_policy_module_s_policies_are_picked_up_once_it_has_them() -> None:
     def other(view: Any, legal: Any, rng: random.Random) -> Action:
         raise NotImplementedError
 
+    def searching(view: Any, legal: Any, rng: random.Random, *, effort: float = 1.0) -> Action:
+        return one(view, legal, rng)
+
     before = types.ModuleType("before")
-    before.choose = one  # type: ignore[attr-defined]
-    assert level_policies(before) == {"easy": one, "normal": one, "strong": one}
+    before.choose = lambda view, legal, rng: ("one", view)  # type: ignore[attr-defined]
+    found = level_policies(before)
+    assert found["easy"] is found["normal"] is before.choose  # type: ignore[attr-defined]
+    # at the strong level it takes the effort a busy process asks for, and does the same without a search to cut
+    assert found["strong"]("v", [], random.Random(0), effort=0.2) == ("one", "v")  # type: ignore[call-arg]
     after = types.ModuleType("after")
     after.choose = one  # type: ignore[attr-defined]
-    after.POLICIES = {"easy": other, "normal": one, "strong": other}  # type: ignore[attr-defined]
-    assert level_policies(after) == {"easy": other, "normal": one, "strong": other}
+    after.POLICIES = {"easy": other, "normal": one, "strong": searching}  # type: ignore[attr-defined]
+    assert level_policies(after) == {"easy": other, "normal": one, "strong": searching}
     spec = GAMES["oicho"]
     with pytest.raises(ValueError, match="exactly easy, normal, strong"):
-        dataclasses.replace(spec, policies={"easy": one, "strong": one})
+        dataclasses.replace(spec, policies={"easy": one, "strong": searching})
+    with pytest.raises(ValueError, match="must take effort"):
+        dataclasses.replace(spec, policies={"easy": one, "normal": one, "strong": other})
+    assert dataclasses.replace(spec, policies={"easy": one, "normal": one, "strong": searching})
+
+
+def _calls(fn: Callable[..., Any], *args: Any) -> tuple[Any, int]:
+    """``fn(*args)`` and the Python function calls it made: work counted, not timed (the machine is shared)."""
+    import sys
+
+    count = 0
+
+    def profile(_frame: Any, event: str, _arg: Any) -> None:
+        nonlocal count
+        if event == "call":
+            count += 1
+
+    sys.setprofile(profile)
+    try:
+        result = fn(*args)
+    finally:
+        sys.setprofile(None)
+    return result, count
+
+
+@pytest.mark.parametrize("game", ["ofc", "luk_fu", "hachi_hachi"])
+def test_a_strong_bot_asked_for_less_effort_searches_less_and_still_plays_legally(game: str) -> None:
+    """A busy bot process asks its strong bots for a share of their search budget (``bot.tables.autoplay.effort``):
+    they then do less work, still choose a legal move, and the same arguments still give the same move."""
+    spec = GAMES[game]
+    whole = part = checked = 0
+    for engine, seat in positions(spec, f"effort:{game}"):
+        view, legal = engine.view(seat), engine.legal_actions(seat)
+        if sum(1 if isinstance(item, Action) else 2 for item in legal) < 2:
+            continue  # nothing to choose: nothing is searched
+        _, calls = _calls(decide, game, STRONG, view, legal, random.Random(7), 1.0)
+        less, fewer = _calls(decide, game, STRONG, view, legal, random.Random(7), 0.1)
+        whole, part = whole + calls, part + fewer
+        assert is_listed(less, legal)
+        assert decide(game, STRONG, view, legal, random.Random(7), 0.1) == less
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4 and part < 0.6 * whole, (game, part, whole)
 
 
 # ---------------------------------------------------------------- off the loop
