@@ -2,9 +2,9 @@
 
 Production settings, all on: the panel follower (every seated member holds an open panel, redrawn as the table
 changes), the bot-wide budget of channel requests (40 a second), the 1-second edit window, bot players at the
-servers' default pace (1.2 s), one render worker process. Half the tables are Oicho-Kabu, half OFC (Turbo), each
-with two members and one bot, spread over many servers (one server per five tables by default), so per-server
-reads are what they are in production.
+servers' default pace (1.2 s), one render worker process and one for the bots (``bot.config``'s defaults). Half the
+tables are Oicho-Kabu, half OFC (Turbo), each with two members and one bot, spread over many servers (one server per
+five tables by default), so per-server reads are what they are in production.
 
 Load, open loop: at each table a member acts about every 10 s (exponential gaps: arrivals do not wait for earlier
 clicks to be answered); when a member is to act they click a move on their panel. The one-table baseline (two members, no
@@ -29,8 +29,10 @@ the budget, rendering in a worker process, bots and timers) is the bot's own cod
 not used: its virtual clock and one-at-a-time actors cannot carry a thousand tables clicking concurrently.
 
 With ``--bot-level strong`` the bots at the tables are strong ones (the default is the level a plain "Add bot" seats),
-which search within their time budget on the same worker process as the pictures; the bots' decisions are then timed
-too, from the mover handing one to the worker pool until its move is back (queueing behind pictures included).
+which search within their budget on the bots' worker process. The bots' decisions are then timed three ways: from the
+mover handing one to the pool until its move is back (queueing behind other searches included), the search alone
+(in the worker), and how long a bot's move waited for its decision once the bot's pace was over (what people see:
+the mover starts the search as its pace begins).
 
     python bench/bench_capacity.py [tables] [seconds] [--servers N] [--baseline-seconds S] [--bot-level L]
     # defaults: 1000 tables, 60 s; the one-table baseline runs three times as long (its p99 on ~1,400 clicks)
@@ -43,6 +45,7 @@ import asyncio
 import contextlib
 import itertools
 import random
+import statistics
 import sys
 import tempfile
 import time
@@ -57,8 +60,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 
 import bot.tables.autoplay
+import bot.tables.public
 from bot.render import runner
 from bot.storage import Database
+from bot.tables.autoplay import Autoplay
 from bot.tables.manager import TableManager
 from bot.tables.panels import Panels
 from bot.tables.play import Play
@@ -68,6 +73,9 @@ from bot.tuning import tune_process
 from games.core.actions import ActionFamily, AmountRange
 from games.registry import DEFAULT_LEVEL, LEVELS, get_game
 
+RENDER_PROCESSES = 1
+BOT_PROCESSES = 1
+"""The worker processes, as ``bot.config`` sets them by default."""
 MEMBER_GAP = 10.0
 """Mean seconds between two member arrivals at one table."""
 EDIT_INTERVAL = 1.0
@@ -91,7 +99,21 @@ class Watch:
     panel_lag: list[float] = field(default_factory=list)
     picture_lag: dict[str, list[float]] = field(default_factory=lambda: {"awaiting": [], "acted": [], "bots": []})
     decisions: list[float] = field(default_factory=list)
-    """Seconds from a bot's decision handed to the worker pool until its move was back."""
+    """Seconds from a bot's decision handed to the bots' worker pool until its move was back."""
+    searches: list[float] = field(default_factory=list)
+    renders: list[float] = field(default_factory=list)
+    """Seconds from a table picture handed to the render pool until it was back (queueing included)."""
+    efforts: list[float] = field(default_factory=list)
+    """The share of its search budget each strong decision was given (``bot.tables.autoplay.effort``)."""
+    policy_moves: int = 0
+    """Moves made by bots (or for away members) while measured."""
+    search_time: dict[str, float] = field(default_factory=dict)
+    """Game → seconds its bots searched in all."""
+    """Seconds a bot's decision took in the worker, without its wait in the queue."""
+    late: list[float] = field(default_factory=list)
+    """Seconds a bot's move waited for its decision once its pace was over (0: the decision was ready)."""
+    paced: dict[asyncio.Task[Any] | None, float] = field(default_factory=dict)
+    """A table's mover → when the pace before its next move was over."""
     changed: dict[int, list[tuple[int, float, str]]] = field(default_factory=dict)
     """Table → the changes its message does not show yet: (engine serial after it, when, which kind)."""
     panel_stale: dict[tuple[int, int], float] = field(default_factory=dict)
@@ -296,6 +318,13 @@ def a_move(session: TableSession, rng: random.Random) -> tuple[int, str] | None:
     return user, f"fdb:{session.id}:{engine.decision_id(seat)}:a:{action.text.replace(' ', '~')}"
 
 
+def timed_call(fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """``fn(*args)`` and the seconds it took, where it ran (a worker process)."""
+    start = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - start
+
+
 def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
     """Note when tables and panels become stale (a change was committed) and when they are current again, and how
     long the bots' decisions take; returns what puts the mover's hand-off back as it was."""
@@ -338,23 +367,57 @@ def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
         finally:
             watch.shown(session.id, session.runtime.picture.shown_serial)
 
-    off_loop = bot.tables.autoplay.off_loop  # type: ignore[attr-defined]
+    think = bot.tables.autoplay.think  # type: ignore[attr-defined]
 
     async def timed(fn: Any, *args: Any) -> Any:
         start = time.perf_counter()
+        result, took = await think(timed_call, fn, *args)
+        if watch.measuring:
+            watch.decisions.append(time.perf_counter() - start)
+            watch.searches.append(took)
+            watch.search_time[args[0]] = watch.search_time.get(args[0], 0.0) + took
+            if args[1] == "strong":  # decide(game, level, view, legal, rng, effort)
+                watch.efforts.append(args[5])
+        return result
+
+    wait_pace = Autoplay._wait_pace
+
+    async def paced(self: Autoplay, session: TableSession, serial: int) -> None:
+        await wait_pace(self, session, serial)
+        watch.paced[asyncio.current_task()] = time.perf_counter()
+
+    move = Play.move
+
+    async def moved(self: Play, session: TableSession, seat: int, action: Any, **kwargs: Any) -> Any:
+        over = watch.paced.pop(asyncio.current_task(), None)
+        if over is not None and kwargs.get("by_policy") and watch.measuring:
+            watch.late.append(time.perf_counter() - over)
+        outcome = await move(self, session, seat, action, **kwargs)
+        if kwargs.get("by_policy") and watch.measuring:
+            watch.policy_moves += 1
+        return outcome
+
+    render = bot.tables.public.render_in_thread  # type: ignore[attr-defined]
+
+    async def rendered(fn: Any, *args: Any) -> Any:
+        start = time.perf_counter()
         try:
-            return await off_loop(fn, *args)
+            return await render(fn, *args)
         finally:
             if watch.measuring:
-                watch.decisions.append(time.perf_counter() - start)
+                watch.renders.append(time.perf_counter() - start)
 
-    bot.tables.autoplay.off_loop = timed  # type: ignore[attr-defined]
+    bot.tables.public.render_in_thread = rendered  # type: ignore[attr-defined]
+    bot.tables.autoplay.think = timed  # type: ignore[attr-defined]
+    manager.autoplay._wait_pace = paced.__get__(manager.autoplay)  # type: ignore[method-assign]
+    manager.play.move = moved.__get__(manager.play)  # type: ignore[method-assign]
     manager.play.follow_up = noted.__get__(manager.play)  # type: ignore[method-assign]
     manager.public.refresh = refreshed.__get__(manager.public)  # type: ignore[method-assign]
     manager.panels.build = built.__get__(manager.panels)  # type: ignore[method-assign]
 
     def restore() -> None:
-        bot.tables.autoplay.off_loop = off_loop  # type: ignore[attr-defined]
+        bot.tables.autoplay.think = think  # type: ignore[attr-defined]
+        bot.tables.public.render_in_thread = render  # type: ignore[attr-defined]
 
     return restore
 
@@ -441,6 +504,13 @@ async def run(
     restore()
     return {
         "decisions": watch.decisions,
+        "searches": watch.searches,
+        "efforts": watch.efforts,
+        "renders": watch.renders,
+        "renders_per_second": len(watch.renders) / elapsed,
+        "search_share": {game: took / elapsed for game, took in sorted(watch.search_time.items())},
+        "moves_per_decision": watch.policy_moves / len(watch.decisions) if watch.decisions else float("nan"),
+        "late": watch.late,
         "clicks": watch.clicks,
         "panels": watch.panel_lag,
         "pictures": watch.picture_lag,
@@ -462,10 +532,23 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"channel requests {f['requests_per_second']:.1f}/s (most in a second: {f['requests_most_in_a_second']}); "
         f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
         f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
-        f"event loop busy {f['loop_busy']:.0%}"
+        f"event loop busy {f['loop_busy']:.0%}; pictures drawn {f['renders_per_second']:.1f}/s, each back after"
+        f" p50/p99 {p(f['renders'], 0.5) * 1000:.0f}/{p(f['renders'], 0.99) * 1000:.0f} ms (queueing included)"
         + (
             f"; bot decisions p50/p99 {p(f['decisions'], 0.5) * 1000:.0f}/{p(f['decisions'], 0.99) * 1000:.0f} ms"
-            f" ({len(f['decisions'])}, queueing in the worker included)"
+            f" ({len(f['decisions'])}, queueing for a worker included; the search alone"
+            f" {p(f['searches'], 0.5) * 1000:.0f}/{p(f['searches'], 0.99) * 1000:.0f} ms); bot moves late after"
+            f" their pace p50/p99 {p(f['late'], 0.5) * 1000:.0f}/{p(f['late'], 0.99) * 1000:.0f} ms;"
+            f" searching takes {sum(f['search_share'].values()):.0%} of a core ("
+            + ", ".join(f"{game} {share:.0%}" for game, share in f["search_share"].items())
+            + f"); moves a decision {f['moves_per_decision']:.2f}"
+            + (
+                f"; strong searches' effort: mean {statistics.fmean(f['efforts']):.0%},"
+                f" whole budget {sum(e >= 1 for e in f['efforts']) / len(f['efforts']):.0%} of them,"
+                f" least {min(f['efforts']):.0%}"
+                if f["efforts"]
+                else ""
+            )
             if f["decisions"]
             else ""
         )
@@ -481,7 +564,7 @@ def ratio_interval(many: list[float], one: list[float], q: float = 0.99, rounds:
 
 
 async def main(tables: int, seconds: float, servers: int, baseline_seconds: float, bot_level: str) -> None:
-    runner.use_processes(1)
+    runner.use_processes(RENDER_PROCESSES, BOT_PROCESSES)
     await runner.warm_up()
     with tempfile.TemporaryDirectory() as tmp:
         # One table of two members (no bot to wait for), clicked every 0.05 s: a member can act only on their turn,

@@ -65,6 +65,7 @@ def main() -> int:
         sync_commands=settings.sync_commands,
         dev_guild_id=settings.dev_guild_id,
         render_processes=settings.render_processes,
+        bot_processes=settings.bot_processes,
         tune_process=True,
         shards=shards,
         owner=owner,

@@ -58,6 +58,7 @@ class FudabaBot(commands.Bot):
         bot_pace: float | None = None,
         edits_per_second: float = 40.0,
         render_processes: int = 0,
+        bot_processes: int = 0,
         owner: str | None = None,
         tune_process: bool = False,
         sync_commands: bool = True,
@@ -80,6 +81,7 @@ class FudabaBot(commands.Bot):
         self._bot_pace = bot_pace
         self._edits_per_second = edits_per_second
         self._render_processes = render_processes
+        self._bot_processes = bot_processes
         self._tune_process = tune_process
         self._component_classes: list[type[discord.ui.DynamicItem[Any]]] = []
         self._sync_commands = sync_commands
@@ -106,8 +108,8 @@ class FudabaBot(commands.Bot):
             await self.add_cog(cog(self))
         # Every table component press and modal is answered by one router, from its custom id.
         self.add_listener(Router(self.tables, lambda: self._component_classes).route, "on_interaction")
-        if self._render_processes:
-            runner.use_processes(self._render_processes)
+        if self._render_processes or self._bot_processes:
+            runner.use_processes(self._render_processes, self._bot_processes)
         await runner.warm_up()  # fonts and card faces load once, not on the first player's click
         await self.tables.restore()
         if self._tune_process:

@@ -29,6 +29,13 @@ class Settings(BaseSettings):
         le=16,
         description="Worker processes drawing table images (0: threads in the bot's process, fine for a few tables)",
     )
+    bot_processes: int = Field(
+        default=1,
+        ge=0,
+        le=16,
+        description="Worker processes where bot players decide their moves, and hints and coaching notes are worked "
+        "out (0: on the render workers)",
+    )
 
     shard_count: int | None = Field(
         default=None,

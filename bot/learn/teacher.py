@@ -26,7 +26,7 @@ from bot.i18n import lang_of, t
 from bot.learn.coach import note_text
 from bot.learn.lessons import BOT_LEVEL, Lesson, by_seed
 from bot.learn.review import review, review_text
-from bot.render.runner import off_loop
+from bot.render.runner import off_loop, think
 from bot.tables.places import missing_thread_permissions
 from bot.ui.bot_levels import stored_names
 
@@ -147,7 +147,7 @@ class Teacher:
             self.notes.move_to_end(key)
             body = self.notes[key]
         else:
-            body = await off_loop(
+            body = await think(
                 note_text, session.game, snap.view, seat, list(snap.legal), snap.ctx, snap.state, snap.decision
             )
             self.notes[key] = body

@@ -9,6 +9,12 @@ so at a few hundred busy tables the loop itself waits for the render threads and
 :func:`use_processes` moves rendering into worker processes (the production default, see ``bot.config``):
 the loop then only pays for handing a view over and receiving the PNG. Tests and small setups keep threads.
 
+Bots decide on a pool of their own (:func:`think`): a strong bot searches for tens of milliseconds, and at a thousand
+busy tables their searches queued behind the pictures (and the pictures behind them) until a bot's decision took
+seconds and a member waited longer for the picture of their turn. With a pool each, neither waits for the other;
+both pools' processes yield the cores to the event loop (:data:`WORKER_NICENESS`), and the bots' to the pictures
+too (:data:`BOT_WORKER_NICENESS`).
+
 The cache is keyed by a hash of the renderer and its arguments' ``repr``: views are frozen dataclasses
 whose ``repr`` spells out every field, so two equal views give the same key. Arguments whose ``repr``
 shows a memory address (``<… object at 0x…>``) are never cached, as the address could be reused.
@@ -32,24 +38,44 @@ RENDER_WORKERS = 2
 CACHE_SIZE = 32
 
 _executor: Executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+_bots: Executor | None = None
+"""The bots' own pool; None: they decide on the render pool."""
+_thinkers = RENDER_WORKERS
+"""How many workers the bots' calls run on (their own, or the render pool's)."""
+_thinking = 0
+"""Calls handed to the bots' pool and not back yet (waiting for a worker, or being worked out)."""
 _processes = False
 
 
-def use_processes(workers: int) -> None:
-    """Render in ``workers`` worker processes from now on (0: threads). Each process warms its own fonts and
-    card faces as it starts. Renderers and their arguments must then be picklable (module-level functions or
+def use_processes(workers: int, bot_workers: int = 0) -> None:
+    """Render in ``workers`` worker processes from now on (0: threads), and let bots decide in ``bot_workers``
+    processes of their own (0: on the render pool). Each process warms up as it starts (fonts and card faces, or
+    every game's bots). Renderers, policies and their arguments must then be picklable (module-level functions or
     methods of module-level classes, frozen dataclass views)."""
-    global _executor, _processes
-    old = _executor
+    global _executor, _bots, _thinkers, _processes
+    old = [_executor, _bots]
     if workers > 0:
         # "spawn": the bot's process has threads (the database's), which a forked child would inherit half-held.
         _executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker,
+            initargs=(bot_workers == 0,),
         )
     else:
         _executor = ThreadPoolExecutor(max_workers=RENDER_WORKERS, thread_name_prefix="fudaba-render")
+    _bots = (
+        ProcessPoolExecutor(
+            max_workers=bot_workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_bot_worker
+        )
+        if bot_workers > 0
+        else None
+    )
+    _thinkers = bot_workers or workers or RENDER_WORKERS
     _processes = workers > 0
-    old.shutdown(wait=False, cancel_futures=True)
+    for executor in old:
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
 
 def rendering_in_processes() -> bool:
@@ -57,7 +83,9 @@ def rendering_in_processes() -> bool:
 
 
 def shutdown() -> None:
-    _executor.shutdown(wait=False, cancel_futures=True)
+    for executor in (_executor, _bots):
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
 
 
 class RenderCache:
@@ -105,6 +133,22 @@ async def off_loop(fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` on the worker pool, uncached: CPU-bound work (a bot's decision) that must not hold the event
     loop. In worker processes it does not even hold the loop's interpreter lock."""
     return await asyncio.get_running_loop().run_in_executor(_executor, fn, *args)
+
+
+async def think(fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` on the bots' pool (the render pool when they have none): a bot's or an away member's move, a
+    hint, a coach's note. Searches queue only behind each other, never behind pictures."""
+    global _thinking
+    _thinking += 1
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_bots or _executor, fn, *args)
+    finally:
+        _thinking -= 1
+
+
+def thinking() -> tuple[int, int]:
+    """(calls on the bots' pool not back yet, the workers there are to work them out)."""
+    return _thinking, _thinkers
 
 
 async def render_in_thread(fn: Callable[..., bytes], *args: Any) -> bytes:
@@ -182,17 +226,37 @@ def _warm_bots() -> None:
 
 
 WORKER_NICENESS = 10
-"""How much lower a render worker process's CPU priority is than the bot's: when both want a core, the event loop
-(clicks, commits) goes first and a picture is drawn a moment later, never the other way round."""
+"""How much lower a worker process's CPU priority is than the bot's: when both want a core, the event loop (clicks,
+commits) goes first and a picture is drawn a moment later, never the other way round."""
+BOT_WORKER_NICENESS = 19
+"""The bots' worker processes yield to the pictures as well: a member waits for the picture of their turn, while a
+bot's decision is worked out during its pace, and a busy queue makes the bots search less rather than move late
+(``bot.tables.autoplay.effort``)."""
 
 
-def _start_worker() -> None:
-    """A render worker process starts: lower its priority, then warm up (the pictures, then the bots)."""
-    try:
-        os.nice(WORKER_NICENESS)
-    except OSError:  # not allowed here: it renders at the bot's priority
-        log.warning("could not lower the render worker's priority")
+def _start_worker(with_bots: bool = True) -> None:
+    """A render worker process starts: lower its priority, then warm up (the pictures, then the bots when they
+    decide here too, having no pool of their own)."""
+    _lower_priority(WORKER_NICENESS)
     _warm_quietly()
+    if with_bots:
+        _warm_bots_quietly()
+
+
+def _start_bot_worker() -> None:
+    """A bots' worker process starts: lower its priority, then warm every game's bots."""
+    _lower_priority(BOT_WORKER_NICENESS)
+    _warm_bots_quietly()
+
+
+def _lower_priority(niceness: int) -> None:
+    try:
+        os.nice(niceness)
+    except OSError:  # not allowed here: it works at the bot's priority
+        log.warning("could not lower a worker process's priority")
+
+
+def _warm_bots_quietly() -> None:
     try:
         _warm_bots()
     except Exception:  # a bot that cannot warm up still decides (slowly the first time)
@@ -208,5 +272,14 @@ def _warm_quietly() -> None:
 
 async def warm_up() -> None:
     """Pay the cold-start cost (font loading, card faces: ~50–150 ms) on the render pool at start-up,
-    instead of on the first table's interaction (worker processes warm themselves as they start)."""
-    await asyncio.get_running_loop().run_in_executor(_executor, _warm_quietly)
+    instead of on the first table's interaction (worker processes warm themselves as they start). The bots' workers
+    are started too, and warm their bots, before any table is restored: otherwise every restored table's first bot
+    decision would queue behind their start (seconds, at a thousand tables)."""
+    loop = asyncio.get_running_loop()
+    await loop.run_in_executor(_executor, _warm_quietly)
+    if _bots is not None:
+        await asyncio.gather(*(loop.run_in_executor(_bots, _started) for _ in range(_thinkers)))
+
+
+def _started() -> None:
+    """Nothing: a call that makes the pool start a worker process (which warms up as it starts)."""

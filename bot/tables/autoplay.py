@@ -1,12 +1,14 @@
 """Bots and timers: bot players and away members move on their own, at a pace people can follow.
 
 Each table with a seat to move for (a bot, or a member marked away) runs one mover task. The mover looks at
-the table under its lock, works out the move with the game's policy **off the event loop** (on the worker
-pool: a worker process in production, so a slow policy holds neither the loop nor its interpreter lock) at the
-seat's level (a bot's own, chosen when the host added it; the strong level for an away member),
-waits the server's bot pace so the previous move stays on the table long enough to be seen, and submits the
-move through the table's ``commit`` like any click (refused if anything changed meanwhile, then it looks
-again). Each move is its own commit, so each appears on the table one at a time. A table of only bots and
+the table under its lock, works out the move with the game's policy **off the event loop** (on the bots' worker
+pool: worker processes in production, so a slow policy holds neither the loop nor its interpreter lock) at the
+seat's level (a bot's own, chosen when the host added it; the strong level for an away member) while it waits the
+server's bot pace (so the previous move stays on the table long enough to be seen, and a search of a few tens of
+milliseconds, or a short queue of them at a busy moment, adds nothing people can notice), and submits the
+move through the table's ``commit`` like any click, for the seat's decision (refused if that changed meanwhile,
+then it looks again). When the bots' pool is busy, strong bots search less (:func:`effort`): under load a bot plays
+weaker, never later. Each move is its own commit, so each appears on the table one at a time. A table of only bots and
 away members plays on to the end without anyone clicking, and no table's bots hold up another table.
 
 The turn timer: when a member to act does nothing for the server's turn time (at a correspondence table, the
@@ -24,7 +26,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.errors import UserError
-from bot.render.runner import off_loop
+from bot.render import runner
+from bot.render.runner import think
 from bot.storage import LeaseLost
 from bot.tables.play import Stale
 from games.core.errors import GameError
@@ -44,9 +47,25 @@ MAX_REFUSED = 3
 SHOWN_WAIT_SECONDS = 10.0
 """The longest a bot waits for the table's message to show the move before its own (a slow or failing channel must
 not stop the table)."""
+FULL_EFFORT_WAITING = 6
+"""Decisions waiting for each bots' worker (or being worked out there) up to which a strong bot searches with its whole
+budget: then its decision is back well within the pace, which it is worked out during. Beyond, each searches less in
+proportion (see :func:`effort`), down to :data:`LEAST_EFFORT`."""
+LEAST_EFFORT = 0.1
 DEAL_PAUSE_PACES = 3
 """After a deal is settled, the next deal's first bot move waits this many paces: time to read the results and see
 the deal's last trick."""
+
+
+def effort(waiting: int, workers: int) -> float:
+    """The share of its search budget a strong bot spends when ``waiting`` calls are ahead of it on ``workers``
+    workers: all of it while the queue is short; beyond, the queue's work is kept to what it was then (at a thousand
+    busy tables of strong bots, the queue would otherwise grow until bots moved seconds late, see
+    ``bench/bench_capacity.py``). A bot under load plays weaker, never late."""
+    room = FULL_EFFORT_WAITING * max(1, workers)
+    if waiting < room:
+        return 1.0
+    return max(LEAST_EFFORT, room / (waiting + 1))
 
 
 def level_of(seat: SeatInfo) -> str:
@@ -101,6 +120,18 @@ class Autoplay:
         config = await self.settings.get(session.guild_id)
         return float(config.bot_pace_ms) / 1000
 
+    async def _wait_pace(self, session: TableSession, serial: int) -> None:
+        """Wait the pace before a bot's move. It counts from when people could see the move before this one, not
+        from when it was made: otherwise a burst of bot moves inside one edit window is never seen (a trick, a
+        deal's end)."""
+        pace = await self._pace(session)
+        if pace <= 0:
+            return
+        if self.shown is not None:
+            await self.shown(session, serial, at_most=SHOWN_WAIT_SECONDS)
+        paused = session.runtime.deal_pause_from == serial
+        await asyncio.sleep(pace * (DEAL_PAUSE_PACES if paused else 1))
+
     async def _run(self, session: TableSession) -> None:
         refused = 0
         while True:
@@ -113,20 +144,23 @@ class Autoplay:
                     return
                 seat = movers[0]
                 view, legal, serial = engine.view(seat), engine.legal_actions(seat), engine.serial
-            pace = await self._pace(session)
-            if pace > 0:
-                # The pace counts from when people could see the move before this one, not from when it was made:
-                # otherwise a burst of bot moves inside one edit window is never seen (a trick, a deal's end).
-                if self.shown is not None:
-                    await self.shown(session, serial, at_most=SHOWN_WAIT_SECONDS)
-                paused = session.runtime.deal_pause_from == serial
-                await asyncio.sleep(pace * (DEAL_PAUSE_PACES if paused else 1))
+                decision, level = engine.decision_id(seat), level_of(session.seats[seat])
             rng = random.Random(f"{session.id}:{serial}:{seat}")
-            action = await off_loop(decide, session.game, level_of(session.seats[seat]), view, legal, rng)
+            share = effort(*runner.thinking())
+            deciding = asyncio.ensure_future(think(decide, session.game, level, view, legal, rng, share))
             try:
-                await self.play.move(session, seat, action, by_policy=True, expect_serial=serial)
+                await self._wait_pace(session, serial)
+                action = await deciding
+            finally:
+                deciding.cancel()  # the table closed meanwhile: a decision not yet started is not worked out
+            try:
+                # Made for the seat's decision, like a member's click: another seat's move meanwhile (a placement
+                # at the same time in OFC) leaves it standing if it is still legal, as it would a member's button,
+                # so the search is not run again for nothing. Refused if the seat has moved on, or its member came
+                # back.
+                await self.play.move(session, seat, action, by_policy=True, decision=decision)
             except Stale:
-                continue  # someone moved meanwhile (or the seat came back): look again
+                continue  # the seat's decision changed meanwhile (or its member came back): look again
             except LeaseLost:
                 return  # another bot process drives the table now
             except UserError as error:
@@ -135,6 +169,8 @@ class Autoplay:
                     return  # the database is away: the table is rebuilt, and carries on, once it is back
                 refused += 1
             except GameError as error:
+                if session.engine is not None and session.engine.serial != serial:
+                    continue  # another seat's move meanwhile made it illegal: look again
                 log.error(
                     "table %s: the policy of seat %s chose a refused move %r: %s", session.id, seat, action.text, error
                 )

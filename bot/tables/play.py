@@ -98,16 +98,13 @@ class Play:
         *,
         decision: int | None = None,
         by_policy: bool = False,
-        expect_serial: int | None = None,
         answer: Answer | None = None,
     ) -> Outcome:
         """Make ``action`` for ``seat``; raises :class:`Stale`, a :class:`UserError` or the engine's refusal, having
         changed nothing. ``answer`` is told what the move did before the follow-up runs."""
 
         async def change() -> Outcome:
-            return await session.commit(
-                self.db, seat, action, decision=decision, by_policy=by_policy, expect_serial=expect_serial
-            )
+            return await session.commit(self.db, seat, action, decision=decision, by_policy=by_policy)
 
         return await self._run(session, change, answer)
 

@@ -19,7 +19,7 @@ import discord
 from bot.errors import UserError
 from bot.howto.message import open_guide
 from bot.i18n import lang_of, t
-from bot.render.runner import off_loop
+from bot.render.runner import think
 from bot.storage import LeaseLost
 from bot.tables import ids
 from bot.tables.access import IsModerator, require_host
@@ -225,12 +225,12 @@ class Presses:
             return
         state = snap.state  # a copy: a refused step leaves the seat's choices as they were
         # On the loop: a panel's decisions are a few objects (under a millisecond); a thread would only compete with
-        # the loop for the interpreter lock. A game's own step (a hint's search) runs on the worker pool instead.
+        # the loop for the interpreter lock. A game's own step (a hint's search) runs on the bots' pool instead.
         spec = self.panels.spec(session, seat, snap)
         result: Action | OpenModal | None
         if verb == "x":
             game_verb, _, game_arg = arg.partition("/")
-            result, state = await off_loop(
+            result, state = await think(
                 run_ui_step, session.game, snap.view, seat, list(snap.legal), game_verb, game_arg, state
             )
         elif verb == "noop":

@@ -115,7 +115,8 @@ async def test_warm_up_runs() -> None:
 
 
 async def test_a_worker_process_draws_the_same_picture() -> None:
-    """Rendering can leave the bot's process (so drawing never holds the event loop's interpreter)."""
+    """Rendering and bots' searches leave the bot's process, each for workers of its own (so neither holds the event
+    loop's interpreter, nor waits for the other)."""
     import os
 
     from bot.errors import UserError
@@ -131,20 +132,23 @@ async def test_a_worker_process_draws_the_same_picture() -> None:
     engine = OFCEngine(OFCRules(variant="a"), [100, 100], Shuffler(seed_source=lambda: "ab" * 32))
     (seat,) = engine.to_act()
     view, legal = engine.view(seat), engine.legal_actions(seat)
-    runner.use_processes(1)
+    runner.use_processes(1, 1)
     try:
+        await runner.warm_up()  # both pools' workers start (and warm up) before any table is restored
         assert runner.rendering_in_processes()
         there = await runner.render_in_thread(render_oicho_table, busy_oicho_view(), BUSY_NAMES, "ja")
-        pid = await asyncio.get_running_loop().run_in_executor(runner._executor, os.getpid)
-        move, hinted = await runner.off_loop(run_ui_step, "ofc", view, seat, legal, "hint", "", {})
+        pid = await runner.off_loop(os.getpid)
+        bots_pid = await runner.think(os.getpid)
+        move, hinted = await runner.think(run_ui_step, "ofc", view, seat, legal, "hint", "", {})
         refused = None
         try:
-            await runner.off_loop(run_ui_step, "ofc", view, seat, legal, "explode", "", {})
+            await runner.think(run_ui_step, "ofc", view, seat, legal, "explode", "", {})
         except UserError as error:
             refused = error
     finally:
         runner.use_processes(0)
-    assert there == here and pid != os.getpid()
+    # Pictures and the bots' searches each have a process of their own: neither queues behind the other.
+    assert there == here and len({pid, bots_pid, os.getpid()}) == 3
     assert not runner.rendering_in_processes()
     assert move is None and hinted.get("place.plan", "").count(":") == len(view.to_place)
     assert refused is not None and refused.key == "table.stale_button"

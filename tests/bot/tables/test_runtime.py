@@ -105,8 +105,20 @@ async def _practice_with_bots(world: Any, game: str, bots: int) -> Any:
 
 
 @pytest.mark.simcord(settle_timeout=1.0)  # SimCord runs timers due within its settle window: keep it under the pace
-async def test_bots_move_one_at_a_time_at_the_house_pace(world: Any, database: Any, clock: Any) -> None:
+async def test_bots_move_one_at_a_time_at_the_house_pace(
+    world: Any, database: Any, clock: Any, monkeypatch: Any
+) -> None:
+    import bot.tables.autoplay
+
     await world.env.restart_bot(make_bot(database, clock, bot_pace=None))  # the server's own pace setting
+    asked: list[float] = []  # when each decision went to the bots' pool (virtual seconds)
+    think = bot.tables.autoplay.think
+
+    async def noted(fn: Any, *args: Any) -> Any:
+        asked.append(world.env._virtual_time)
+        return await think(fn, *args)
+
+    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
     done = await world.mod.slash(world.channel, "config set", bot_pace=2.0)
     assert "Bot pace" in str(done.response.embeds[0].to_dict())
     table = await _practice_with_bots(world, "ofc", bots=2)
@@ -114,8 +126,11 @@ async def test_bots_move_one_at_a_time_at_the_house_pace(world: Any, database: A
     assert engine is not None and engine.rules.variant == "c"
     # Turbo: everyone places at once. Alice's street waits for her; each bot's placement waits out the pace.
     assert engine.to_act() == {0, 1, 2}
+    started = world.env._virtual_time
     await world.env.advance_time(1.9)
     assert engine.to_act() == {0, 1, 2}
+    # The bot's search is worked out while its pace runs, not after it: people never wait the pace plus the search.
+    assert asked and asked[0] - started < 1.0
     await world.env.advance_time(0.2)
     assert engine.to_act() == {0, 2}  # one bot placed, and the table says so
     narrated = str(table_message(world).embeds[0].to_dict())
@@ -123,6 +138,77 @@ async def test_bots_move_one_at_a_time_at_the_house_pace(world: Any, database: A
     await world.env.advance_time(2.0)
     assert engine.to_act() == {0}
     assert "🤖 Kitsune (normal) placed 5 card(s) face down" in str(table_message(world).embeds[0].to_dict())
+
+
+def _normal_move(table: Any, seat: int) -> Any:
+    import random
+
+    from games.registry import get_game
+
+    engine = table.engine
+    return get_game(table.game).policies["normal"](engine.view(seat), engine.legal_actions(seat), random.Random(0))
+
+
+@pytest.mark.simcord(settle_timeout=1.0)
+async def test_a_bots_move_stands_when_another_seat_moves_during_its_pace(
+    world: Any, database: Any, clock: Any, monkeypatch: Any
+) -> None:
+    """OFC Turbo: everyone places at once. A member placing while a bot waits its pace does not throw the bot's
+    search away (to be run again, after another pace): its placement was made for its own decision, which still
+    stands, as a member's button would."""
+    import bot.tables.autoplay
+
+    await world.env.restart_bot(make_bot(database, clock, bot_pace=2.0))
+    asked: list[int] = []  # the street of each decision sent to the bots' pool
+    think = bot.tables.autoplay.think
+
+    async def noted(fn: Any, *args: Any) -> Any:
+        asked.append(args[2].public.street)  # decide(game, level, view, legal, rng)
+        return await think(fn, *args)
+
+    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+    table = await _practice_with_bots(world, "ofc", bots=2)
+    engine = table.engine
+    assert engine is not None and engine.to_act() == {0, 1, 2}
+    await world.env.advance_time(1.0)
+    await world.env.bot.tables.play.move(table, 0, _normal_move(table, 0))  # Alice places, as her panel would
+    assert engine.to_act() == {1, 2} and len(asked) == 1
+    await world.env.advance_time(1.1)
+    assert engine.to_act() == {2}, "the bot's placement waited another pace after Alice's"
+    await world.env.advance_time(2.0)
+    assert engine.public_view().street == 2  # both bots placed; the next street is dealt
+    assert asked.count(1) == 2, "a bot's search was run again for nothing"
+
+
+@pytest.mark.simcord(settle_timeout=1.0)
+async def test_a_member_back_during_the_pace_is_not_moved_for(
+    world: Any, database: Any, clock: Any, monkeypatch: Any
+) -> None:
+    import bot.tables.autoplay
+
+    async def at_once(fn: Any, game: str, _level: str, *args: Any) -> Any:
+        return fn(game, "normal", *args)  # done before the virtual clock moves on (a strong bot's first search is not)
+
+    monkeypatch.setattr(bot.tables.autoplay, "think", at_once)
+    await world.env.restart_bot(make_bot(database, clock, bot_pace=2.0))
+    await world.mod.slash(world.channel, "config set", turn_timer=10)
+    table = await _practice_with_bots(world, "ofc", bots=1)
+    engine = table.engine
+    assert engine is not None and engine.to_act() == {0, 1}
+    await world.env.advance_time(2.1)
+    assert engine.to_act() == {0}  # the bot placed
+    for _ in range(40):
+        if table.seats[0].away:
+            break
+        await world.env.advance_time(0.5)
+    assert table.seats[0].away and engine.to_act() == {0}  # her turn timer ran out: the policy places for her
+    await world.env.advance_time(1.0)
+    await open_panel(world, world.alice)  # she is back before its pace is over
+    assert not table.seats[0].away
+    await world.env.advance_time(5.0)
+    assert engine.public_view().street == 1 and engine.to_act() == {0}, "the bot placed for a member who came back"
+    await world.env.bot.tables.play.move(table, 0, _normal_move(table, 0))  # her own placement
+    assert engine.public_view().street == 2
 
 
 async def test_a_table_of_bots_and_away_players_plays_on_without_holding_up_others(world: Any) -> None:
@@ -211,3 +297,39 @@ def test_a_panel_id_too_long_for_discord_is_a_bug_not_a_silent_cut() -> None:
     option = SelectOption("a card", "v" * 101)
     with pytest.raises(ValueError, match="100"):
         panel_view(Rendered("too long", [[Select("fdb:1:2:u:x", (option,), "pick")]]))
+
+
+def test_a_busy_bots_pool_asks_strong_bots_for_less_search() -> None:
+    from bot.tables.autoplay import FULL_EFFORT_WAITING, LEAST_EFFORT, effort
+
+    assert effort(0, 1) == effort(FULL_EFFORT_WAITING - 1, 1) == 1.0  # a short queue: the whole budget
+    assert effort(FULL_EFFORT_WAITING, 1) < 1.0
+    assert effort(2 * FULL_EFFORT_WAITING - 1, 1) == 0.5  # twice the queue: half the search each
+    assert effort(2 * FULL_EFFORT_WAITING - 1, 2) == 1.0  # two workers take twice the queue
+    assert effort(10_000, 1) == LEAST_EFFORT  # however long the queue, a bot still searches a little
+
+
+@pytest.mark.simcord(settle_timeout=1.0)
+async def test_the_mover_hands_the_effort_of_the_moment_to_the_search(
+    world: Any, database: Any, clock: Any, monkeypatch: Any
+) -> None:
+    import bot.render.runner
+    import bot.tables.autoplay
+
+    await world.env.restart_bot(make_bot(database, clock, bot_pace=0.5))
+    efforts: list[float] = []
+    think = bot.tables.autoplay.think
+
+    async def noted(fn: Any, *args: Any) -> Any:
+        efforts.append(args[5])  # decide(game, level, view, legal, rng, effort)
+        return await think(fn, *args)
+
+    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+    monkeypatch.setattr(bot.render.runner, "thinking", lambda: (60, 1))  # a long queue on one worker
+    table = await _practice_with_bots(world, "ofc", bots=1)
+    await world.env.advance_time(0.6)
+    assert efforts and efforts[0] == bot.tables.autoplay.effort(60, 1) < 0.2
+    monkeypatch.setattr(bot.render.runner, "thinking", lambda: (0, 1))
+    await world.env.bot.tables.play.move(table, 0, _normal_move(table, 0))
+    await world.env.advance_time(0.6)
+    assert efforts[-1] == 1.0
