@@ -136,7 +136,9 @@ MOVES_AFTER_DEAL = 3
 """Moves made in the second deal, after the first was settled (what a restart replays)."""
 EDITS_PER_SECOND = 40.0
 RENDER_PROCESSES = 1
-"""The restarted bot is built as ``python -m bot`` builds it: one render worker process, the collector tuned."""
+BOT_PROCESSES = 1
+"""The restarted bot is built as ``python -m bot`` builds it: one render worker process and one for the bots, the
+collector tuned."""
 EDIT_PATH = re.compile(r"^/channels/(\d+)/messages(/\d+)?$")
 
 _original_settle = simcord.env.Env._settle_internal
@@ -574,6 +576,7 @@ async def restart(world: World, db_path: Path) -> Timings:
         bot_pace=0.0,
         edits_per_second=EDITS_PER_SECOND,
         render_processes=RENDER_PROCESSES,
+        bot_processes=BOT_PROCESSES,
         tune_process=True,
         owner=env.bot.db.owner,
     )
@@ -683,7 +686,7 @@ async def scenario(n: int, tmp: Path) -> Timings:
         gc.unfreeze()  # the restarted bot froze the heap and tuned the process (tune_process): undo it all
         gc.set_threshold(*thresholds)
         sys.setswitchinterval(switch_interval)
-        runner.use_processes(0)  # stop the restarted bot's render worker
+        runner.use_processes(0)  # stop the restarted bot's worker processes
     return timings
 
 

@@ -273,12 +273,12 @@ def _warm_quietly() -> None:
 async def warm_up() -> None:
     """Pay the cold-start cost (font loading, card faces: ~50–150 ms) on the render pool at start-up,
     instead of on the first table's interaction (worker processes warm themselves as they start). The bots' workers
-    are started too, and warm their bots, before any table is restored: otherwise every restored table's first bot
-    decision would queue behind their start (seconds, at a thousand tables)."""
-    loop = asyncio.get_running_loop()
-    await loop.run_in_executor(_executor, _warm_quietly)
+    are set starting too, without waiting for them: they warm their bots while the tables are restored, rather than
+    after the first restored table's bot asks them for a move."""
     if _bots is not None:
-        await asyncio.gather(*(loop.run_in_executor(_bots, _started) for _ in range(_thinkers)))
+        for _ in range(_thinkers):
+            _bots.submit(_started)
+    await asyncio.get_running_loop().run_in_executor(_executor, _warm_quietly)
 
 
 def _started() -> None:

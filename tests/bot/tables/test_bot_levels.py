@@ -142,10 +142,15 @@ async def test_each_bot_plays_its_own_level_and_an_away_member_the_strong_one(
     for level, policy in list(spec.policies.items()):
 
         def noting(
-            view: Any, legal: Sequence[LegalAction], rng: random.Random, level: str = level, policy: Any = policy
+            view: Any,
+            legal: Sequence[LegalAction],
+            rng: random.Random,
+            level: str = level,
+            policy: Any = policy,
+            **effort: float,  # the strong level's share of its search (what a busy process asks for)
         ) -> Action:
             played.append((level, view.seat))
-            return policy(view, legal, rng)
+            return policy(view, legal, rng, **effort)
 
         monkeypatch.setitem(spec.policies, level, noting)  # type: ignore[arg-type]
     lobby = await _lobby_with_three_bots(world)
