@@ -28,11 +28,14 @@ measured is the bot). Everything between (ids, sessions, commits to a real SQLit
 the budget, rendering in a worker process, bots and timers) is the bot's own code running in real time. SimCord is
 not used: its virtual clock and one-at-a-time actors cannot carry a thousand tables clicking concurrently.
 
-With ``--bot-level strong`` the bots at the tables are strong ones (the default is the level a plain "Add bot" seats),
-which search within their budget on the bots' worker process. The bots' decisions are then timed three ways: from the
-mover handing one to the pool until its move is back (queueing behind other searches included), the search alone
-(in the worker), and how long a bot's move waited for its decision once the bot's pace was over (what people see:
-the mover starts the search as its pace begins).
+With ``--bot-level strong`` the bots at the tables are strong ones (the default is the level a plain "Add bot" seats;
+away members are played by the strong level either way), which search on the bots' worker process, with the share of
+their budget the mover gives them (less when the queue there is long: ``bot.tables.autoplay.effort``). The bots'
+decisions are timed three ways: from the mover handing one to the pool until its move is back (queueing behind other
+searches included), the search alone (in the worker), and how long a bot's move waited for its decision once its pace
+was over (what people see: the mover starts the search as its pace begins). Also printed: the share of a core the
+searches took by game, the strong searches' effort, and how long a table picture took to come back from the render
+worker (queueing included).
 
     python bench/bench_capacity.py [tables] [seconds] [--servers N] [--baseline-seconds S] [--bot-level L]
     # defaults: 1000 tables, 60 s; the one-table baseline runs three times as long (its p99 on ~1,400 clicks)

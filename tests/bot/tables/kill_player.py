@@ -68,7 +68,8 @@ async def main(path: str, seed: int, identity_dir: str | None = None) -> None:
     while session.status == "playing":
         engine = session.playing_engine()
         seat = min(engine.to_act())
-        await session.commit(db, seat, random_move(session, seat, rng), by_policy=True)
+        # the bot's moves as its policy's, the members' as their clicks
+        await session.commit(db, seat, random_move(session, seat, rng), by_policy=session.seats[seat].bot)
         moves += 1
         if moves == READY_AFTER:
             print(f"ready {row.id}", flush=True)

@@ -129,7 +129,7 @@ async def test_a_process_killed_mid_play_leaves_a_table_that_restores_whole(targ
         # And it takes the next moves, through the one way in.
         for _ in range(5):
             seat = min(engine.to_act())
-            await session.commit(db, seat, random_move(session, seat, rng), by_policy=True)
+            await session.commit(db, seat, random_move(session, seat, rng), by_policy=session.seats[seat].bot)
         assert await db.verify_ledger() == [], seed
         held, minted = await chips_accounted(db)
         assert held == minted, seed
