@@ -240,10 +240,8 @@ class Player:
         seat = min(engine.to_act())
         action = self.chooser(session, seat, self.rng)
         start = time.perf_counter()
-        if session.seats[seat].bot:
-            outcome = await session.commit(self.db, seat, action, by_policy=True, expect_serial=engine.serial)
-        else:
-            outcome = await session.commit(self.db, seat, action, decision=engine.decision_id(seat))
+        bot = session.seats[seat].bot
+        outcome = await session.commit(self.db, seat, action, decision=engine.decision_id(seat), by_policy=bot)
         elapsed = time.perf_counter() - start
         self.commits += 1
         self.moves.append(f"{seat}:{action.text}")

@@ -176,10 +176,7 @@ async def move(db: Database, session: TableSession, rng: random.Random) -> None:
     engine = session.playing_engine()
     seat = min(engine.to_act())
     action = random_move(session, seat, rng)
-    if session.seats[seat].bot:
-        await session.commit(db, seat, action, by_policy=True, expect_serial=engine.serial)
-    else:
-        await session.commit(db, seat, action, decision=engine.decision_id(seat))
+    await session.commit(db, seat, action, decision=engine.decision_id(seat), by_policy=session.seats[seat].bot)
 
 
 async def keep_analyzing(url: str) -> None:

@@ -353,18 +353,15 @@ class TableSession:
         *,
         decision: int | None = None,
         by_policy: bool = False,
-        expect_serial: int | None = None,
     ) -> Outcome:
         """Apply ``action`` for ``seat`` and write it; raises (changing nothing) if it is stale or illegal.
 
         ``decision``: the decision id the clicked button was made for (a button of an earlier decision is stale).
-        ``expect_serial``: refuse if anything happened since the caller looked. ``by_policy``: played by the game's
-        policy for a bot or an away member (an away member's own move brings them back; a member who came back
-        while their move was being worked out is not moved for)."""
+        A bot's move is made for its decision id too. ``by_policy``: played by the game's policy for a bot or an away
+        member (an away member's own move brings them back; a member who came back while their move was being worked
+        out is not moved for)."""
         async with self.lock:
             engine = self.playing_engine()
-            if expect_serial is not None and engine.serial != expect_serial:
-                raise UserError("table.stale_decision")
             if by_policy and not self.seats[seat].autoplayed:
                 raise UserError("table.stale_decision")
             if decision is not None:
