@@ -4,6 +4,7 @@ of only bots that never stall nor hold up other tables, events narrated on the t
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -108,17 +109,9 @@ async def _practice_with_bots(world: Any, game: str, bots: int) -> Any:
 async def test_bots_move_one_at_a_time_at_the_house_pace(
     world: Any, database: Any, clock: Any, monkeypatch: Any
 ) -> None:
-    import bot.tables.autoplay
-
     await world.env.restart_bot(make_bot(database, clock, bot_pace=None))  # the server's own pace setting
     asked: list[float] = []  # when each decision went to the bots' pool (virtual seconds)
-    think = bot.tables.autoplay.think
-
-    async def noted(fn: Any, *args: Any) -> Any:
-        asked.append(world.env._virtual_time)
-        return await think(fn, *args)
-
-    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+    _note_decisions(monkeypatch, lambda _args: asked.append(world.env._virtual_time))
     done = await world.mod.slash(world.channel, "config set", bot_pace=2.0)
     assert "Bot pace" in str(done.response.embeds[0].to_dict())
     table = await _practice_with_bots(world, "ofc", bots=2)
@@ -140,6 +133,20 @@ async def test_bots_move_one_at_a_time_at_the_house_pace(
     assert "🤖 Kitsune (normal) placed 5 card(s) face down" in str(table_message(world).embeds[0].to_dict())
 
 
+def _note_decisions(monkeypatch: Any, note: Callable[[tuple[Any, ...]], object]) -> None:
+    """``note(args)`` with each decision's arguments as the mover hands it to the bots' pool:
+    ``decide(game, level, view, legal, rng, effort)``'s, from ``game`` on."""
+    import bot.tables.autoplay
+
+    think = bot.tables.autoplay.think
+
+    async def noted(fn: Any, *args: Any) -> Any:
+        note(args)
+        return await think(fn, *args)
+
+    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+
+
 def _normal_move(table: Any, seat: int) -> Any:
     import random
 
@@ -156,17 +163,9 @@ async def test_a_bots_move_stands_when_another_seat_moves_during_its_pace(
     """OFC Turbo: everyone places at once. A member placing while a bot waits its pace does not throw the bot's
     search away (to be run again, after another pace): its placement was made for its own decision, which still
     stands, as a member's button would."""
-    import bot.tables.autoplay
-
     await world.env.restart_bot(make_bot(database, clock, bot_pace=2.0))
     asked: list[int] = []  # the street of each decision sent to the bots' pool
-    think = bot.tables.autoplay.think
-
-    async def noted(fn: Any, *args: Any) -> Any:
-        asked.append(args[2].public.street)  # decide(game, level, view, legal, rng)
-        return await think(fn, *args)
-
-    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+    _note_decisions(monkeypatch, lambda args: asked.append(args[2].public.street))  # args[2]: the view
     table = await _practice_with_bots(world, "ofc", bots=2)
     engine = table.engine
     assert engine is not None and engine.to_act() == {0, 1, 2}
@@ -318,13 +317,7 @@ async def test_the_mover_hands_the_effort_of_the_moment_to_the_search(
 
     await world.env.restart_bot(make_bot(database, clock, bot_pace=0.5))
     efforts: list[float] = []
-    think = bot.tables.autoplay.think
-
-    async def noted(fn: Any, *args: Any) -> Any:
-        efforts.append(args[5])  # decide(game, level, view, legal, rng, effort)
-        return await think(fn, *args)
-
-    monkeypatch.setattr(bot.tables.autoplay, "think", noted)
+    _note_decisions(monkeypatch, lambda args: efforts.append(args[5]))  # args[5]: the effort
     monkeypatch.setattr(bot.render.runner, "thinking", lambda: (60, 1))  # a long queue on one worker
     table = await _practice_with_bots(world, "ofc", bots=1)
     await world.env.advance_time(0.6)
