@@ -37,16 +37,16 @@ from tests.bot.render.samples import (
 LANGS = ("ja", "en")
 
 
-def _same_picture(rgb: Image.Image, paletted: Image.Image) -> None:
+def assert_same_picture(rgb: Image.Image, paletted: Image.Image) -> None:
     assert rgb.mode == "RGB" and paletted.mode == "P"
     assert encode.on_table_palette(paletted)
     assert paletted.size == rgb.size
     assert paletted.tobytes() == encode.quantize(rgb).tobytes()
 
 
-def _same_plan(rgb: Drawing, paletted: Drawing) -> None:
+def assert_same_plan(rgb: Drawing, paletted: Drawing) -> None:
     assert (rgb.texts, rgb.cards, rgb.panels) == (paletted.texts, paletted.cards, paletted.panels)
-    _same_picture(rgb.img, paletted.img)
+    assert_same_picture(rgb.img, paletted.img)
 
 
 # ---------------------------------------------------------------- every game
@@ -56,7 +56,7 @@ def _same_plan(rgb: Drawing, paletted: Drawing) -> None:
 def test_oicho_tables_are_the_same_picture_on_the_palette(lang: str) -> None:
     for view in (busy_oicho_view("betting"), busy_oicho_view("round_over"), betting_oicho_view()):
         for stake in (1, 10):
-            _same_picture(
+            assert_same_picture(
                 oicho.compose_oicho_table(view, BUSY_NAMES, lang, stake),
                 oicho.compose_oicho_table(view, BUSY_NAMES, lang, stake, paletted=True),
             )
@@ -74,7 +74,7 @@ def test_ofc_tables_are_the_same_picture_on_the_palette(lang: str) -> None:
     while showdowns < 2:  # the first hand's streets, its showdown, and into the next hand's
         table = ofc.ofc_drawing(engine.public_view())
         showdowns += table.showdown
-        _same_picture(
+        assert_same_picture(
             ofc.compose_ofc_table(table, BUSY_NAMES, lang, 10),
             ofc.compose_ofc_table(table, BUSY_NAMES, lang, 10, paletted=True),
         )
@@ -86,7 +86,7 @@ def test_ofc_tables_are_the_same_picture_on_the_palette(lang: str) -> None:
 @pytest.mark.parametrize("seats", [3, 4])
 def test_luk_fu_tables_are_the_same_picture_and_plan_on_the_palette(seats: int, lang: str) -> None:
     for view in [*luk_fu_sample_views(seats).values(), busy_luk_fu_view(seats)]:
-        _same_plan(
+        assert_same_plan(
             lf.draw_luk_fu_table(view, LUKFU_NAMES, lang, 10),
             lf.draw_luk_fu_table(view, LUKFU_NAMES, lang, 10, paletted=True),
         )
@@ -96,7 +96,7 @@ def test_luk_fu_tables_are_the_same_picture_and_plan_on_the_palette(seats: int, 
 @pytest.mark.parametrize("seats", [3, 5, 7])
 def test_hachi_hachi_tables_are_the_same_picture_and_plan_on_the_palette(seats: int, lang: str) -> None:
     for view in hachi_hachi_sample_views(seats).values():
-        _same_plan(
+        assert_same_plan(
             hh.draw_hachi_hachi_table(view, HACHI_NAMES, lang, 10),
             hh.draw_hachi_hachi_table(view, HACHI_NAMES, lang, 10, paletted=True),
         )
@@ -204,7 +204,7 @@ def test_texts_on_one_colour_on_several_and_partly_outside_are_the_same_picture(
         c.text((190, 90), "枠 frame", 30, P.TEXT_DIM, anchor="ms")  # across a frame, inside and out
 
     _both((rgb, pal), draw)
-    _same_picture(rgb.img, pal.img)
+    assert_same_picture(rgb.img, pal.img)
     assert rgb.last_ink == pal.last_ink == text.ink_box((190, 90), "枠 frame", 30, "ms")
 
 
@@ -247,4 +247,4 @@ def test_cards_on_a_panel_on_felt_and_over_each_other_are_the_same_picture() -> 
         c.paste_card(faces[2], (380, 200))  # partly outside the picture
 
     _both((rgb, pal), draw)
-    _same_picture(rgb.img, pal.img)
+    assert_same_picture(rgb.img, pal.img)
