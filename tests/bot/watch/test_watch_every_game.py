@@ -136,8 +136,9 @@ async def test_a_watcher_never_sees_a_private_card(world: Any, monkeypatch: Any,
     assert found.leaks == []
     assert found.lines > 0
     if delay:
-        # Drawn once a deal is settled (a settled deal's last view may hold no card: its hand is over).
-        assert len(shown_deals) >= 1 and found.views >= 2
+        # Drawn once a deal is settled, from that deal's public view (which may hold no card: its hand is over). A
+        # game can end after its second deal (a stack emptied), so one shown deal is the least a whole game gives.
+        assert shown_deals and found.views >= len(shown_deals)
     else:
         assert found.views > 10 and found.cards > 0  # drawn at every move
     panel = panel_now(world, world.carol, panel_id)
