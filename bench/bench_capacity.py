@@ -70,6 +70,7 @@ import bot.tables.public
 from bot.render import runner
 from bot.storage import Database
 from bot.tables.autoplay import Autoplay
+from bot.tables.budget import BOTS, Ticket
 from bot.tables.manager import TableManager
 from bot.tables.panels import Panels
 from bot.tables.play import Play
@@ -129,9 +130,17 @@ class Watch:
     measuring: bool = False
     kinds: dict[str, int] = field(default_factory=lambda: {"awaiting": 0, "acted": 0, "bots": 0})
     """Changes made while measuring, by kind."""
+    lanes: dict[int, list[float]] = field(default_factory=dict)
+    """Budget priority (as granted) → seconds each request waited for its token while measuring."""
+    withdrawn: int = 0
+    """Pictures taken back from the queue while measuring (a member's turn began: drawn again)."""
+    sent: dict[str, int] = field(default_factory=dict)
+    """Channel requests while measuring, by what they were."""
 
-    def picture_sent(self, table: int) -> None:
+    def note(self, what: str) -> None:
         self.requests.append(time.perf_counter())
+        if self.measuring:
+            self.sent[what] = self.sent.get(what, 0) + 1
 
     def shown(self, table: int, serial: int) -> None:
         """The table's message now shows the state of ``serial``: every change up to it is current."""
@@ -150,13 +159,10 @@ class FakeMessage:
         self.watch, self.id, self.table = watch, message_id, table
 
     async def edit(self, **fields: Any) -> None:
-        if fields.get("attachments"):
-            self.watch.picture_sent(self.table)
-        else:
-            self.watch.requests.append(time.perf_counter())
+        self.watch.note("picture edit" if fields.get("attachments") else "results or final edit")
 
     async def delete(self) -> None:
-        self.watch.requests.append(time.perf_counter())
+        self.watch.note("deletion")
 
 
 class FakeChannel:
@@ -164,10 +170,7 @@ class FakeChannel:
         self.watch, self.table = watch, table
 
     async def send(self, *args: Any, **fields: Any) -> FakeMessage:
-        if "file" in fields:
-            self.watch.picture_sent(self.table)
-        else:
-            self.watch.requests.append(time.perf_counter())
+        self.watch.note("picture post" if "file" in fields else "results, final or mention post")
         message = FakeMessage(self.watch, next(_ids), self.table)
         self.watch.by_message[message.id] = self.table
         return message
@@ -367,9 +370,9 @@ def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
 
     refresh = PublicMessages.refresh
 
-    async def refreshed(self: PublicMessages, session: TableSession, priority: int = 0) -> bool:
+    async def refreshed(self: PublicMessages, session: TableSession, *args: Any) -> bool:
         try:
-            return await refresh(self, session, priority)
+            return await refresh(self, session, *args)
         finally:
             watch.shown(session.id, session.runtime.picture.shown_serial)
 
@@ -413,6 +416,25 @@ def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
             if watch.measuring:
                 watch.renders.append(time.perf_counter() - start)
 
+    budget = manager.public.budget
+    request = budget.request
+
+    def requested(priority: int = BOTS, **kwargs: Any) -> Ticket:
+        ticket = request(priority, **kwargs)
+        start = time.perf_counter()
+
+        def granted(future: asyncio.Future[None]) -> None:
+            if not watch.measuring or future.cancelled():
+                return
+            if future.exception() is not None:
+                watch.withdrawn += 1
+            else:
+                watch.lanes.setdefault(ticket.priority, []).append(time.perf_counter() - start)
+
+        ticket.granted.add_done_callback(granted)
+        return ticket
+
+    budget.request = requested  # type: ignore[method-assign]
     bot.tables.public.render_in_thread = rendered  # type: ignore[attr-defined]
     bot.tables.autoplay.think = timed  # type: ignore[attr-defined]
     manager.autoplay._wait_pace = paced.__get__(manager.autoplay)  # type: ignore[method-assign]
@@ -503,6 +525,8 @@ async def run(
         session.runtime.stop_all()
         if session.runtime.results is not None:
             session.runtime.results.cancel()
+    if not any(watch.picture_lag.values()):
+        raise SystemExit("no table picture was shown while measuring: the run is broken (see the log above)")
     requests = [r for r in watch.requests if started <= r <= started + elapsed]
     per_window = [sum(1 for r in requests if w <= r < w + 1.0) for w in requests]
     await manager.shutdown()
@@ -524,7 +548,14 @@ async def run(
         "changes_per_second": {kind: count / elapsed for kind, count in watch.kinds.items()},
         "requests_most_in_a_second": max(per_window, default=0),
         "loop_busy": busy,
+        "lanes": {lane: waits for lane, waits in sorted(watch.lanes.items())},
+        "lanes_per_second": {lane: len(waits) / elapsed for lane, waits in sorted(watch.lanes.items())},
+        "withdrawn_per_second": watch.withdrawn / elapsed,
+        "sent_per_second": {what: count / elapsed for what, count in sorted(watch.sent.items())},
     }
+
+
+LANE_NAMES = {0: "to act", 1: "member moved", 2: "bots", 3: "low"}
 
 
 def describe(name: str, f: dict[str, Any]) -> str:
@@ -538,6 +569,15 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"channel requests {f['requests_per_second']:.1f}/s (most in a second: {f['requests_most_in_a_second']}); "
         f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
         f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
+        f"budget's lanes (granted a second; wait p50/p99): "
+        + ", ".join(
+            f"{LANE_NAMES.get(lane, lane)} {f['lanes_per_second'][lane]:.1f} "
+            f"({p(waits, 0.5):.2f}/{p(waits, 0.99):.2f} s)"
+            for lane, waits in f["lanes"].items()
+        )
+        + f", pictures taken back for a fresher one {f['withdrawn_per_second']:.1f}/s; requests a second by what: "
+        + ", ".join(f"{what} {n:.1f}" for what, n in f["sent_per_second"].items())
+        + "; "
         f"event loop busy {f['loop_busy']:.0%}; pictures drawn {f['renders_per_second']:.1f}/s, each back after"
         f" p50/p99 {p(f['renders'], 0.5) * 1000:.0f}/{p(f['renders'], 0.99) * 1000:.0f} ms (queueing included)"
         + (

@@ -6,10 +6,12 @@ token bucket that never lets more through in any one-second window than the rate
 saves up is part of the rate, not added to it. With several processes (shards) the rate and the burst are split
 between them by their share of the shards (:func:`share`), so all of them together stay within it too.
 
-Requests wait in priority order, oldest first within a priority: a table where a member is to act
-(:data:`TO_ACT`), then one where a member has just acted (:data:`MEMBER`), before a table where only bots move
-(:data:`BOTS`), before redraws that only make sure a message is current after a restart (:data:`LOW`). A waiting request can be promoted (a member moved meanwhile)
-without losing its place or its turn. A request takes its token just before it is sent, never before the work that
+Requests wait in priority order, oldest first within a priority: a table where a member is to act (:data:`TO_ACT`),
+then one where a member has just acted (:data:`MEMBER`), before a table where only bots move (:data:`BOTS`), before
+redraws that only make sure a message is current after a restart (:data:`LOW`). A request's age is when it was made,
+or the :meth:`EditBudget.age` it was given: a table picture counts from the change that made it that urgent, so the
+time it spends drawing, or waiting for its deal's results to go first, does not send it to the back of its lane. A
+waiting request can be promoted (a member moved meanwhile) without losing its place or its turn. A request takes its token just before it is sent, never before the work that
 makes it (drawing a picture), so the requests themselves go out at the budget's pace.
 """
 
@@ -70,10 +72,12 @@ class EditBudget:
         """Tokens refill at this rate, so that ``burst + rate`` never exceeds ``per_second`` in a second."""
         self.tokens = self.burst
         self.stamp: float | None = None
-        self._heap: list[tuple[int, int, Ticket]] = []
+        self._heap: list[tuple[int, int, int, Ticket]] = []
         self._waiting = 0
         """Tickets not yet granted nor cancelled (entries superseded by a promotion are not counted)."""
         self._order = itertools.count()
+        self._entries = itertools.count()
+        """Breaks ties between heap entries of one age (a request given the age of another)."""
         self._pump: asyncio.Task[None] | None = None
         self.granted = 0
 
@@ -82,11 +86,16 @@ class EditBudget:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def request(self, priority: int = BOTS) -> Ticket:
+    def age(self) -> int:
+        """Now, as an age to give a request made later (:meth:`request`): it waits as if it had been made now."""
+        return next(self._order)
+
+    def request(self, priority: int = BOTS, *, age: int | None = None) -> Ticket:
         """A place in the queue; ``await`` it for the token (granted at once when nothing waits and a token is
-        there). Cancelling the awaiting task gives the place up, as :meth:`withdraw` does."""
+        there). ``age``: from :meth:`age`, when what needs the request happened earlier (default: now). Cancelling
+        the awaiting task gives the place up, as :meth:`withdraw` does."""
         loop = asyncio.get_running_loop()
-        ticket = Ticket(priority, next(self._order), loop.create_future())
+        ticket = Ticket(priority, next(self._order) if age is None else age, loop.create_future())
         if self.per_second <= 0:
             ticket.granted.set_result(None)
             return ticket
@@ -98,7 +107,7 @@ class EditBudget:
             return ticket
         self._waiting += 1
         ticket.granted.add_done_callback(self._left)
-        heapq.heappush(self._heap, (priority, ticket.order, ticket))
+        heapq.heappush(self._heap, (priority, ticket.order, next(self._entries), ticket))
         if self._pump is None or self._pump.done():
             self._pump = asyncio.create_task(self._serve())
         return ticket
@@ -117,7 +126,7 @@ class EditBudget:
         if ticket is None or ticket.done or priority >= ticket.priority:
             return
         ticket.priority = priority
-        heapq.heappush(self._heap, (priority, ticket.order, ticket))
+        heapq.heappush(self._heap, (priority, ticket.order, next(self._entries), ticket))
 
     def withdraw(self, ticket: Ticket | None) -> bool:
         """Take back a request still waiting (its awaiter gets :class:`Withdrawn`); False if it was already granted
@@ -137,7 +146,7 @@ class EditBudget:
             if self.tokens < 1:
                 await asyncio.sleep((1 - self.tokens) / self.rate)
                 continue
-            priority, _, ticket = heapq.heappop(self._heap)
+            priority, _, _, ticket = heapq.heappop(self._heap)
             if ticket.done or priority != ticket.priority:
                 continue  # cancelled, or an older entry of a ticket since promoted
             self.tokens -= 1

@@ -85,7 +85,7 @@ class PublicMessages:
         if repost:
             picture.repost = True
         priority = TO_ACT if to_act else MEMBER if member else LOW if low else BOTS
-        picture.priority = min(picture.priority, priority)
+        picture.pending(priority, self.budget.age())  # its place in a lane counts from the change that put it there
         ticket = picture.ticket
         if ticket is not None and priority < ticket.priority:
             if priority == TO_ACT:
@@ -105,10 +105,10 @@ class PublicMessages:
             if wait > 0:
                 await asyncio.sleep(wait)  # coalesce before drawing: everything in the window is drawn once
             picture.dirty = False
-            priority = min(picture.priority, LOW)
-            picture.priority = 99
+            priority, age = min(picture.priority, LOW), picture.age
+            picture.priority, picture.age = 99, None
             try:
-                if not await self.refresh(session, priority):
+                if not await self.refresh(session, priority, age):
                     continue  # taken back for a fresher picture: drawn again now, its edit window not yet spent
                 picture.failures = 0
             except Exception as exc:
@@ -120,15 +120,16 @@ class PublicMessages:
                 # wait for a change nobody can make without its buttons.
                 picture.failures += 1
                 picture.dirty = True
-                picture.priority = min(picture.priority, priority)
+                picture.pending(priority, age)
                 await asyncio.sleep(min(RETRY_MAX_SECONDS, RETRY_FIRST_SECONDS * 2 ** (picture.failures - 1)))
             picture.last_edit = loop.time()
         if session.status == "playing" and self._results is not None:
             await self._results.retry(session)
 
-    async def refresh(self, session: TableSession, priority: int = MEMBER) -> bool:
-        """Draw the table as it is now, wait for the budget's turn (``priority``), and edit (or post) its message.
-        Returns whether it did (False: nothing to draw, or its turn was taken back for a fresher picture)."""
+    async def refresh(self, session: TableSession, priority: int = MEMBER, age: int | None = None) -> bool:
+        """Draw the table as it is now, wait for the budget's turn (``priority``, counted from ``age``: when the
+        table became that urgent), and edit (or post) its message. Returns whether it did (False: nothing to draw, or
+        its turn was taken back for a fresher picture)."""
         ui = ui_for(session.game)
         async with session.lock:  # a consistent picture: never a change that is still being written
             engine = session.engine
@@ -162,8 +163,12 @@ class PublicMessages:
             with contextlib.suppress(Exception):
                 await asyncio.shield(results)
         # The token is taken now, just before the request: drawing never holds the budget, and the requests go out at
-        # its pace even when pictures finish drawing in a bunch. A change while it was drawn may make it more urgent.
-        ticket = picture.ticket = self.budget.request(min(priority, picture.priority))
+        # its pace even when pictures finish drawing in a bunch. Its age is the change that made it urgent: neither
+        # drawing nor a deal's results going first sends it to the back of its lane. A change while it was drawn may
+        # make it more urgent (then it counts from that change).
+        if picture.priority < priority:
+            priority, age = picture.priority, picture.age
+        ticket = picture.ticket = self.budget.request(priority, age=age)
         try:
             await ticket
         except Withdrawn:

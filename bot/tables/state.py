@@ -31,6 +31,9 @@ class PictureState:
     priority: int = 99
     """The most urgent reason the picture is stale (:mod:`bot.tables.budget`: a member to act, a member's move,
     bots' moves); 99 when nothing is pending."""
+    age: int | None = None
+    """When (an :meth:`~bot.tables.budget.EditBudget.age`) the picture became that urgent: its place in the budget's
+    queue counts from then."""
     updater: asyncio.Task[None] | None = None
     failures: int = 0
     """Updates that failed in a row (each is tried again, later each time)."""
@@ -38,6 +41,13 @@ class PictureState:
     """The picture's place in the budget while it waits for its turn (promoted when a member moves meanwhile)."""
     shown_serial: int = -1
     """The engine serial of the state the message last showed (or tried to: a failed edit does not hold bots up)."""
+
+    def pending(self, priority: int, age: int | None) -> None:
+        """A reason to draw again, this urgent since ``age``: the most urgent reason counts, from its oldest age."""
+        if priority < self.priority:
+            self.priority, self.age = priority, age
+        elif priority == self.priority and age is not None and (self.age is None or age < self.age):
+            self.age = age
 
     def showed(self, serial: int) -> None:
         self.shown_serial = max(self.shown_serial, serial)

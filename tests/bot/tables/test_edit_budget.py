@@ -117,3 +117,17 @@ async def test_a_withdrawn_request_gives_up_its_place_and_its_awaiter_is_told() 
     granted = budget.request(MEMBER)
     await granted
     assert not budget.withdraw(granted), "a granted request cannot be taken back"
+
+
+async def test_a_request_given_an_earlier_age_waits_as_if_made_then() -> None:
+    budget = EditBudget(per_second=100.0, burst=1.0)
+    await budget.take()
+    before = budget.request(MEMBER)
+    then = budget.age()  # what needs the request happens now; the request is made later
+    after = [budget.request(MEMBER) for _ in range(3)]
+    late = budget.request(MEMBER, age=then)
+    served: list[object] = []
+    for ticket in (before, late, *after):
+        ticket.granted.add_done_callback(lambda _, t=ticket: served.append(t))
+    await asyncio.gather(before, late, *after)
+    assert served == [before, late, *after], "after the one made before its age, before the ones made after"

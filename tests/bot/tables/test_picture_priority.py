@@ -110,3 +110,40 @@ async def test_a_members_turn_goes_before_bots_tables_and_its_stale_picture_is_d
         await asyncio.sleep(0.02)
     assert sent[before] == (5, table.engine.serial), "the member's table went next, drawn after their turn began"
     assert sorted(t for t, _ in sent) == [1, 2, 3, 4, 5], "each table sent once: the stale picture of 5 never was"
+
+
+async def test_a_picture_waiting_for_its_deals_results_keeps_its_place_in_the_members_lane() -> None:
+    """A deal ended and a member's turn began in the next: the new picture waits for the deal's results to go first.
+    Tables whose member's turn began after that, and which asked meanwhile, do not go before it."""
+    sessions = {i: _table(i) for i in range(1, 6)}
+    sent: list[tuple[int, int]] = []
+    public = PublicMessages(
+        Client(sent, sessions),
+        Db(),
+        clock=time.time,
+        edit_interval=0.0,
+        budget=EditBudget(20.0, burst=1.0),  # type: ignore[arg-type]
+    )
+    await public.budget.take()  # the burst is spent: from here every picture waits its turn
+    results: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    sessions[5].runtime.results = results  # type: ignore[assignment]  # deal's results still on their way
+    public.mark(sessions[5], to_act=True)
+    for _ in range(300):  # table 5 is drawn and waits for its results
+        if public.renders == 1:
+            break
+        await asyncio.sleep(0.01)
+    for i in range(1, 5):
+        public.mark(sessions[i], to_act=True)  # members' turns begin at four more tables, later
+    for _ in range(300):
+        if all(sessions[i].runtime.picture.ticket is not None or (i, 0) in sent for i in range(1, 5)):
+            break
+        await asyncio.sleep(0.01)
+    waiting = [i for i in range(1, 5) if (i, 0) not in sent]
+    assert len(waiting) >= 2, "the later tables wait in the lane"
+    results.set_result(True)  # the results are out: table 5's picture may go below them
+    for _ in range(300):
+        if len(sent) == 5:
+            break
+        await asyncio.sleep(0.02)
+    assert sorted(t for t, _ in sent) == [1, 2, 3, 4, 5]
+    assert sent[4 - len(waiting)] == (5, 0), "the table whose turn began first went first of those waiting"
