@@ -28,8 +28,8 @@ measured is the bot). Everything between (ids, sessions, commits to a real SQLit
 the budget, rendering in a worker process, bots and timers) is the bot's own code running in real time. SimCord is
 not used: its virtual clock and one-at-a-time actors cannot carry a thousand tables clicking concurrently.
 To time the steps, :func:`instrument` wraps the follow-up of a change, the table message's refresh, the panels' build,
-the mover's pace and move, and the hand-off of pictures and decisions to the worker pools: each wrapper notes a time
-and calls the bot's own code, which is neither replaced nor switched off.
+the mover's pace and move, the budget's requests, and the hand-off of pictures and decisions to the worker pools:
+each wrapper notes a time and calls the bot's own code, which is neither replaced nor switched off.
 
 With ``--bot-level strong`` the bots at the tables are strong ones (the default is the level a plain "Add bot" seats;
 away members are played by the strong level either way), which search on the bots' worker process, with the share of

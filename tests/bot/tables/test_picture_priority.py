@@ -79,9 +79,9 @@ def _table(table_id: int) -> TableSession:
     return session
 
 
-async def test_a_members_turn_goes_before_bots_tables_and_its_stale_picture_is_drawn_again() -> None:
-    sessions = {i: _table(i) for i in range(1, 6)}
-    sent: list[tuple[int, int]] = []
+async def _spent_public(sessions: dict[int, TableSession], sent: list[tuple[int, int]]) -> PublicMessages:
+    """Table messages sent to ``sent``, no edit window, a budget of 20 a second whose burst is already spent: from
+    here every picture waits its turn."""
     public = PublicMessages(
         Client(sent, sessions),
         Db(),
@@ -89,7 +89,14 @@ async def test_a_members_turn_goes_before_bots_tables_and_its_stale_picture_is_d
         edit_interval=0.0,
         budget=EditBudget(20.0, burst=1.0),  # type: ignore[arg-type]
     )
-    await public.budget.take()  # the burst is spent: from here every picture waits its turn
+    await public.budget.take()
+    return public
+
+
+async def test_a_members_turn_goes_before_bots_tables_and_its_stale_picture_is_drawn_again() -> None:
+    sessions = {i: _table(i) for i in range(1, 6)}
+    sent: list[tuple[int, int]] = []
+    public = await _spent_public(sessions, sent)
     for i in range(1, 6):
         public.mark(sessions[i])  # bots moved at every table
     for _ in range(300):  # every picture is drawn and waits in the bots' lane (the first picture was sent at once)
@@ -117,14 +124,7 @@ async def test_a_picture_waiting_for_its_deals_results_keeps_its_place_in_the_me
     Tables whose member's turn began after that, and which asked meanwhile, do not go before it."""
     sessions = {i: _table(i) for i in range(1, 6)}
     sent: list[tuple[int, int]] = []
-    public = PublicMessages(
-        Client(sent, sessions),
-        Db(),
-        clock=time.time,
-        edit_interval=0.0,
-        budget=EditBudget(20.0, burst=1.0),  # type: ignore[arg-type]
-    )
-    await public.budget.take()  # the burst is spent: from here every picture waits its turn
+    public = await _spent_public(sessions, sent)
     results: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
     sessions[5].runtime.results = results  # type: ignore[assignment]  # deal's results still on their way
     public.mark(sessions[5], to_act=True)
