@@ -135,14 +135,14 @@ async def test_bots_move_one_at_a_time_at_the_house_pace(
 
 def _note_decisions(monkeypatch: Any, note: Callable[[tuple[Any, ...]], object]) -> None:
     """``note(args)`` with each decision's arguments as the mover hands it to the bots' pool:
-    ``decide(game, level, view, legal, rng, effort)``'s, from ``game`` on."""
+    ``decide(game, level, view, legal, rng, effort)``'s, from ``game`` on. The decision is then worked out at once,
+    on the loop: the pool works in real time while SimCord's clock stands still, and a busy machine's pool (the
+    pictures' renders go first) can outlast the settle window, so the move would come after the check for it."""
     import bot.tables.autoplay
-
-    think = bot.tables.autoplay.think
 
     async def noted(fn: Any, *args: Any) -> Any:
         note(args)
-        return await think(fn, *args)
+        return fn(*args)
 
     monkeypatch.setattr(bot.tables.autoplay, "think", noted)
 
