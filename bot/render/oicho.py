@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from PIL import Image
 
@@ -94,6 +94,8 @@ FALLBACK: dict[str, dict[str, str]] = {
     "oicho.table_outcome_unbet": {"en": "No bets", "ja": "賭けなし"},
     "oicho.table_more_bets": {"en": "+{count} more", "ja": "ほか{count}件"},
     "oicho.table_decider": {"en": "decides", "ja": "決め"},
+    "oicho.table_last_round": {"en": "Round {round}", "ja": "第{round}局"},
+    "oicho.table_last_dealer": {"en": "Round {round} · {name}", "ja": "第{round}局・{name}"},
 }
 
 DEALER_BADGE = "親"
@@ -126,12 +128,24 @@ def compose_oicho_table(
     (:func:`~bot.render.layers.reused_frame`), for a render that encodes it at once."""
     c = on_backdrop(Canvas, (WIDTH, HEIGHT), paletted, _backdrop, view.seats, reuse=reuse_frame)
     t = _Text(_seat_names(names, view.seats), lang, max(1, stake))
+    last = last_round(view)
     _top_bar(c, view, t)
-    _dealer_row(c, view, t)
+    _dealer_row(c, view, t, last)
     for i, pile in enumerate(view.piles):
-        _pile_column(c, view, pile, MARGIN + i * PILE_W, t)
-    _seat_strip(c, view, t)
+        _pile_column(c, view, pile, MARGIN + i * PILE_W, t, last)
+    _seat_strip(c, view, t, last)
     return c.img
+
+
+def last_round(view: OichoPublicView) -> dict[str, Any] | None:
+    """The last round's summary, to show until somebody bets in the next: a round that ends a dealer's tenure deals
+    the next round at once (no showdown phase waits for the dealer), so its cards and results are shown on the next
+    round's table, as the other games show the last deal until the next is under way (a replay's last step of such a
+    round is that picture too). None once a bet is placed, and for a void round (nobody bet: nothing to show)."""
+    last = view.last_result
+    if view.phase != "betting" or view.cap_used or not last or last.get("void") or not last.get("piles"):
+        return None
+    return last
 
 
 @dataclass(frozen=True)
@@ -281,7 +295,7 @@ def _card_slots(c: Canvas, cards: Sequence[KabuCard | None], x: int, y: int) -> 
         c.card_in_place(_face(card), (x + k * step, y))
 
 
-def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
+def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text, last: dict[str, Any] | None) -> None:
     names, lang = t.names, t.lang
     y = DEALER_Y
     tenure = view.tenure
@@ -293,6 +307,25 @@ def _dealer_row(c: Canvas, view: OichoPublicView, t: _Text) -> None:
     run(c, _dealer_lines, x, base + 30, (0, -22, 310, DEALER_H - 64), lang, held, hand)
 
     _card_slots(c, view.dealer_hand.cards, DEALER_CARDS_X, DEALER_CARDS_Y)
+
+    if last is not None and last.get("dealer_hand"):
+        shown = last["dealer_hand"]
+        who = names[last["dealer"]] if 0 <= last["dealer"] < len(names) else ""
+        heading = label("oicho.table_last_dealer", lang, FALLBACK, round=last["round"], name=who)
+        x_last = DEALER_CARDS_X + 3 * (CARD_W + 6) + 14
+        right = WIDTH - MARGIN - 10 - (4 * (card_size(SMALL_CARD_W)[0] + 4) + 14 if view.maki_fuda else 0)
+        said = _hand_text(shown, lang)
+        run(
+            c,
+            _last_dealer,
+            x_last,
+            y,
+            (0, 0, right - x_last, DEALER_H),
+            heading,
+            tuple(shown["cards"]),
+            said,
+            right - x_last,
+        )
 
     if view.maki_fuda:
         sw = card_size(SMALL_CARD_W)[0]
@@ -345,7 +378,9 @@ def _bettors(pile: PileView) -> list[tuple[int, int]]:
     return list(totals.items())
 
 
-def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _Text) -> None:
+def _pile_column(
+    c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _Text, last: dict[str, Any] | None
+) -> None:
     lang = t.lang
     col_w = PILE_COL_W
     x1 = x0 + col_w
@@ -369,6 +404,51 @@ def _pile_column(c: Canvas, view: OichoPublicView, pile: PileView, x0: int, t: _
         for seat, amount in _bettors(pile)
     )
     run(c, _pile_lower, x0, y, (0, -26, col_w + 1, y1 - y), lang, t.stake, pile.hand, points, outcome, bets)
+    before = next((p for p in (last or {}).get("piles", ()) if p.get("number") == pile.number), None)
+    if last is not None and before is not None:
+        heading = label("oicho.table_last_round", lang, FALLBACK, round=last["round"])
+        heading += " · " + _hand_text(before, lang)
+        was = (str(before["outcome"]), max(1, int(before["multiplier"])))
+        top = LAST_PILE_Y
+        run(c, _last_pile, x0, top, (0, 0, col_w + 1, y1 - top), lang, heading, tuple(before["cards"]), was)
+
+
+LAST_PILE_Y = PILES_BOTTOM - 128
+"""Where a pile's last round is shown, under its betting lines' place (nobody has bet yet while it is shown)."""
+
+
+def _hand_text(shown: dict[str, Any], lang: str) -> str:
+    """A summary's hand (``{"kind", "points", "tier", "multiplier"}``) by name."""
+    hand = shown["hand"]
+    return hand_name(HandView(hand["points"], hand["tier"], hand["kind"], hand["multiplier"]), lang)
+
+
+def _last_cards(c: Canvas, x: float, y: float, heading: str, cards: tuple[str, ...], width: float) -> int:
+    """A heading and up to three small cards under it (a :func:`~bot.render.layers.run`); returns the cards' height."""
+    sw, sh = card_size(SMALL_CARD_W)
+    c.fitted((x, y + 22), heading, 18, width, P.TEXT_DIM)
+    for k, text in enumerate(cards[:3]):
+        c.paste_card(_face(KabuCard.parse(text), SMALL_CARD_W), (round(x) + k * (sw + 4), round(y) + 32))
+    return sh
+
+
+def _last_dealer(c: Canvas, x: float, y: float, heading: str, cards: tuple[str, ...], hand: str, width: float) -> None:
+    """The last round's dealer and hand, right of this round's dealer's cards (a :func:`~bot.render.layers.run`)."""
+    sh = _last_cards(c, x, y, heading, cards, width)
+    c.fitted((x, y + 32 + sh + 20), hand, 18, width, P.TEXT_DIM)
+
+
+def _last_pile(
+    c: Canvas, x0: float, y: float, lang: str, heading: str, cards: tuple[str, ...], outcome: tuple[str, int]
+) -> None:
+    """A pile's last round, while nobody has bet on the next (a :func:`~bot.render.layers.run`): the round and its
+    hand, its cards small, and its outcome on a bar."""
+    sh = _last_cards(c, x0 + PILE_PAD, y, heading, cards, PILE_COL_W - 2 * PILE_PAD)
+    text, colour = _outcome(*outcome, lang)
+    bar_y = y + 32 + sh + 28
+    x1 = x0 + PILE_COL_W
+    c.bar((x0 + 4, bar_y - 21, x1 - 4, bar_y + 6), colour)
+    c.fitted(((x0 + x1) / 2, bar_y), text, 18, PILE_COL_W - 12, P.INK, anchor="ms")
 
 
 class Bet(NamedTuple):
@@ -465,10 +545,10 @@ def _outcome(outcome: str, multiplier: int, lang: str) -> tuple[str, P.RGB]:
     return label(f"oicho.table_outcome_{outcome}", lang, FALLBACK, mult=multiplier), colour
 
 
-def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text) -> None:
+def _seat_strip(c: Canvas, view: OichoPublicView, t: _Text, last: dict[str, Any] | None) -> None:
     names = t.names
     cell_w = (WIDTH - 2 * MARGIN) // SEATS_COLS
-    deltas = view.last_deltas if view.phase in ("round_over", "game_over") else None
+    deltas = view.last_deltas if view.phase in ("round_over", "game_over") or last is not None else None
     for seat in range(view.seats):
         row, col = divmod(seat, SEATS_COLS)
         if row >= SEATS_ROWS:

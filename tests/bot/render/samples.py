@@ -65,6 +65,30 @@ _RUN_DEAL = {
 _TIGERS = "1C 1S 1M 1T LT"
 
 
+@lru_cache(maxsize=2)
+def tenure_end_oicho_view(maki_fuda: bool = False) -> OichoPublicView:
+    """Three seats right after the move that ended a dealer's tenure: its round's showdown settled and the next
+    round dealt at once by the same move, nobody has bet in it yet (a seeded game played by the easy bots)."""
+    from games.core.events import DealEnded
+    from games.core.rng import Shuffler
+    from games.registry import get_game
+
+    spec = get_game("oicho")
+    rng = random.Random(1)
+    engine = spec.engine(
+        spec.rules_model(maki_fuda=maki_fuda), [100] * 3, Shuffler(seed_source=lambda: f"{rng.getrandbits(256):064x}")
+    )
+    while not engine.is_over:
+        seat = min(engine.to_act())
+        deal = engine.deal_no
+        events = engine.apply(seat, spec.policies["easy"](engine.view(seat), engine.legal_actions(seat), rng))
+        if any(isinstance(e, DealEnded) for e in events) and engine.deal_no != deal:
+            view = engine.public_view()
+            assert isinstance(view, OichoPublicView)
+            return view
+    raise AssertionError("the seeded game never ended a tenure")
+
+
 def _lukfu_roles(seats: int, dealer: int, layout: str) -> tuple[int, int | None, list[int]]:
     """(parent, sitter, active players in order of play) when every seat holds chips (rules §2.2)."""
     if seats == 4:
@@ -432,6 +456,8 @@ def main(out_dir: str = "bench/out") -> None:
         "oicho_busy_showdown_en": (busy_oicho_view(), "en"),
         "oicho_busy_deciding_en": (busy_oicho_view("deciding"), "en"),
         "oicho_betting_ja": (betting_oicho_view(), "ja"),
+        "oicho_after_a_tenure_en": (tenure_end_oicho_view(), "en"),
+        "oicho_after_a_tenure_maki_fuda_ja": (tenure_end_oicho_view(maki_fuda=True), "ja"),
     }
     for name, (view, lang) in samples.items():
         data = render_oicho_table(view, BUSY_NAMES, lang)

@@ -12,7 +12,7 @@ from PIL import Image
 from bot.render import oicho
 from bot.render.samples import BUSY_NAMES, busy_oicho_view
 from games.oicho.views import HandView, OichoPublicView
-from tests.bot.render.samples import betting_oicho_view
+from tests.bot.render.samples import betting_oicho_view, tenure_end_oicho_view
 
 MAX_BYTES = 100 * 1024
 
@@ -96,3 +96,41 @@ def test_stake_turns_points_into_chips() -> None:
     plain = oicho.compose_oicho_table(view, BUSY_NAMES, "en").tobytes()
     assert oicho.compose_oicho_table(view, BUSY_NAMES, "en", stake=10).tobytes() != plain
     assert oicho.compose_oicho_table(view, BUSY_NAMES, "en", stake=1).tobytes() == plain
+
+
+def _region(view: OichoPublicView, box: tuple[int, int, int, int], lang: str = "en") -> bytes:
+    return oicho.compose_oicho_table(view, ["alice", "bob", "carol"], lang).crop(box).tobytes()
+
+
+PILES_LOWER = (0, oicho.LAST_PILE_Y, oicho.WIDTH, oicho.PILES_BOTTOM)
+DEALER_RIGHT = (oicho.DEALER_CARDS_X + 3 * (oicho.CARD_W + 6), oicho.DEALER_Y, oicho.WIDTH, oicho.PILES_Y)
+SEATS = (0, oicho.SEATS_Y - 8, oicho.WIDTH, oicho.HEIGHT)
+
+
+@pytest.mark.parametrize("maki_fuda", [False, True])
+def test_a_round_that_ended_a_tenure_is_shown_on_the_next_until_somebody_bets(maki_fuda: bool) -> None:
+    """The move that ends a dealer's tenure deals the next round at once: the round it settled has no showdown
+    picture of its own, so the next round's table shows its piles, the dealer's hand and each seat's result (a
+    replay's last step of that round is this picture too). Once somebody bets, the table is this round's alone."""
+    view = tenure_end_oicho_view(maki_fuda)
+    last = oicho.last_round(view)
+    assert view.phase == "betting" and view.cap_used == 0
+    assert last is view.last_result and last is not None
+    assert last["round"] == view.round_no - 1 and last["dealer"] != view.dealer
+    forgotten = replace(view, last_result=None, last_deltas=None)
+    for box in (PILES_LOWER, DEALER_RIGHT, SEATS):
+        assert _region(view, box) != _region(forgotten, box), f"the last round is not drawn in {box}"
+    # a bet is placed: nothing of the last round is drawn any more
+    bet = replace(view, cap_used=1, cap_left=view.cap_left - 1)
+    assert oicho.last_round(bet) is None
+    whole = (0, 0, oicho.WIDTH, oicho.HEIGHT)
+    assert _region(bet, whole, "ja") == _region(replace(bet, last_result=None, last_deltas=None), whole, "ja")
+
+
+def test_no_last_round_is_drawn_outside_the_next_rounds_first_bets() -> None:
+    view = tenure_end_oicho_view()
+    last = view.last_result
+    assert last is not None
+    assert oicho.last_round(replace(view, last_result={**last, "void": True, "piles": None})) is None  # nobody bet
+    showdown = busy_oicho_view("round_over")
+    assert oicho.last_round(replace(showdown, last_result=last)) is None  # the showdown itself is on the table

@@ -32,6 +32,7 @@ from tests.bot.render.samples import (
     busy_luk_fu_view,
     hachi_hachi_sample_views,
     luk_fu_sample_views,
+    tenure_end_oicho_view,
 )
 
 LANGS = ("ja", "en")
@@ -54,7 +55,12 @@ def assert_same_plan(rgb: Drawing, paletted: Drawing) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_oicho_tables_are_the_same_picture_on_the_palette(lang: str) -> None:
-    for view in (busy_oicho_view("betting"), busy_oicho_view("round_over"), betting_oicho_view()):
+    for view in (
+        busy_oicho_view("betting"),
+        busy_oicho_view("round_over"),
+        betting_oicho_view(),
+        tenure_end_oicho_view(maki_fuda=True),
+    ):
         for stake in (1, 10):
             assert_same_picture(
                 oicho.compose_oicho_table(view, BUSY_NAMES, lang, stake),
