@@ -17,8 +17,10 @@ call timed on its own in the worker that made it).
 The work is spread over ``--workers`` processes (default 2: the machine's cores), a group at a time, so a run's
 figures do not depend on the number of workers. ``--save`` writes the figures the lobby quotes
 (``bot/ui/bot_strength.json``): each level against the level below it, and the easy one against the random player.
+``--quoted`` plays only those pairings (half the work of a run), to measure the quoted figures over more deals.
 
-    python bench/bench_bots.py [--deals N] [--games oicho,ofc,...] [--seats oicho=3,...] [--workers W] [--save]
+    python bench/bench_bots.py [--deals N] [--games oicho,ofc,...] [--seats oicho=3,...] [--workers W] [--quoted]
+                               [--save]
     # default: 10,000 deals per pairing in every game (hours for OFC, whose every decision searches)
 """
 
@@ -69,9 +71,15 @@ def seeds(rng: random.Random) -> Callable[[], str]:
     return lambda: rng.randbytes(32).hex()
 
 
-def pairings() -> list[tuple[str, str]]:
-    """(stronger, weaker): each two levels, and each level against the random player."""
-    return [(b, a) for a, b in itertools.combinations(LEVELS, 2)] + [(level, RANDOM) for level in LEVELS]
+BELOW = {"normal": "easy", "strong": "normal", "easy": RANDOM}
+"""The pairings the lobby quotes: each level against the level below it, the easy one against the random player."""
+
+
+def pairings(quoted: bool = False) -> list[tuple[str, str]]:
+    """(stronger, weaker): each two levels, and each level against the random player (``quoted``: only the pairings
+    the lobby quotes, :data:`BELOW`)."""
+    every = [(b, a) for a, b in itertools.combinations(LEVELS, 2)] + [(level, RANDOM) for level in LEVELS]
+    return [p for p in every if BELOW.get(p[0]) == p[1]] if quoted else every
 
 
 def seatings(seats: int) -> list[tuple[bool, ...]]:
@@ -158,10 +166,12 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1)))] if ordered else math.nan
 
 
-def tasks(games: Sequence[str], seats: dict[str, int], deals: int, seed: str) -> Iterator[tuple[Any, ...]]:
+def tasks(
+    games: Sequence[str], seats: dict[str, int], deals: int, seed: str, quoted: bool = False
+) -> Iterator[tuple[Any, ...]]:
     for game in games:
         groups = max(2, math.ceil(deals / deals_per_group(game, seats[game])))
-        for pairing in pairings():
+        for pairing in pairings(quoted):
             for group in range(groups):
                 yield game, pairing, seats[game], group, seed
 
@@ -178,6 +188,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", default="fudaba bots")
     parser.add_argument("--save", action="store_true", help=f"write the lobby's figures to {STRENGTH_FILE.name}")
+    parser.add_argument(
+        "--quoted", action="store_true", help="only the pairings the lobby quotes (each level against the one below)"
+    )
     args = parser.parse_args()
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for game in games:
@@ -189,7 +202,7 @@ def main() -> None:
     results: dict[tuple[str, tuple[str, str]], Pairing] = {}
     times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
-    work = list(tasks(games, seats, args.deals, args.seed))
+    work = list(tasks(games, seats, args.deals, args.seed, args.quoted))
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=get_context("spawn")) as pool:
         for done in pool.map(_run, work, chunksize=4):
             tally = results.setdefault((done.game, done.pairing), Pairing())
@@ -203,12 +216,11 @@ def main() -> None:
         print(
             f"\n{game} ({seats[game]} seats): chips a deal (stake 1) the first side wins from the second, 95% interval"
         )
-        for pairing in pairings():
+        for pairing in pairings(args.quoted):
             found = results[(game, pairing)]
             mean, half = found.interval()
             print(f"  {pairing[0]:>6} vs {pairing[1]:<6} {mean:+8.3f} ± {half:.3f}   ({found.deals:,} deals)")
-            below = {"normal": "easy", "strong": "normal", "easy": RANDOM}
-            if below.get(pairing[0]) == pairing[1]:
+            if BELOW.get(pairing[0]) == pairing[1]:
                 saved.setdefault(game, {})[pairing[0]] = {
                     "against": pairing[1],
                     "mean": round(mean, 3),
