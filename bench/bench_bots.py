@@ -18,6 +18,8 @@ The work is spread over ``--workers`` processes (default 2: the machine's cores)
 figures do not depend on the number of workers. ``--save`` writes the figures the lobby quotes
 (``bot/ui/bot_strength.json``): each level against the level below it, and the easy one against the random player.
 ``--quoted`` plays only those pairings (half the work of a run), to measure the quoted figures over more deals.
+``--effort E`` has the strong level spend the share ``E`` of its search budget, as a bot does when the bots' worker
+is busy (down to 0.1): what strength a loaded bot keeps.
 
     python bench/bench_bots.py [--deals N] [--games oicho,ofc,...] [--seats oicho=3,...] [--workers W] [--quoted]
                                [--save]
@@ -27,6 +29,7 @@ figures do not depend on the number of workers. ``--save`` writes the figures th
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
@@ -40,13 +43,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.core.actions import Action, ActionFamily, AmountRange, LegalAction
 from games.core.rng import Shuffler
-from games.registry import LEVELS, all_games, get_game
+from games.registry import LEVELS, STRONG, SearchingPolicy, all_games, get_game
 
 RANDOM = "random"
 SEATS = {"oicho": 3, "ofc": 2, "luk_fu": 3, "hachi_hachi": 3}
@@ -78,7 +81,9 @@ BELOW = {"normal": "easy", "strong": "normal", "easy": RANDOM}
 def pairings(quoted: bool = False) -> list[tuple[str, str]]:
     """(stronger, weaker): each two levels, and each level against the random player (``quoted``: only the pairings
     the lobby quotes, :data:`BELOW`)."""
-    every = [(b, a) for a, b in itertools.combinations(LEVELS, 2)] + [(level, RANDOM) for level in LEVELS]
+    every: list[tuple[str, str]] = [(b, a) for a, b in itertools.combinations(LEVELS, 2)] + [
+        (level, RANDOM) for level in LEVELS
+    ]
     return [p for p in every if BELOW.get(p[0]) == p[1]] if quoted else every
 
 
@@ -98,11 +103,16 @@ class GroupResult:
     """Level → seconds of each of its decisions."""
 
 
-def play_group(game: str, pairing: tuple[str, str], seats: int, group: int, seed: str) -> GroupResult:
-    """One group: the same shuffles played once per seating of the two sides."""
+def play_group(
+    game: str, pairing: tuple[str, str], seats: int, group: int, seed: str, effort: float = 1.0
+) -> GroupResult:
+    """One group: the same shuffles played once per seating of the two sides (the strong level spending ``effort``
+    times its search budget, as a busy bot does: :func:`bot.tables.autoplay.effort`)."""
     spec = get_game(game)
     rules = spec.rules_model()
     policies = {**spec.policies, RANDOM: random_player}
+    if effort != 1.0:
+        policies[STRONG] = functools.partial(cast(SearchingPolicy, spec.policies[STRONG]), effort=effort)
     times: dict[str, list[float]] = {}
     total = 0.0
     deals = 0
@@ -167,13 +177,13 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def tasks(
-    games: Sequence[str], seats: dict[str, int], deals: int, seed: str, quoted: bool = False
+    games: Sequence[str], seats: dict[str, int], deals: int, seed: str, quoted: bool = False, effort: float = 1.0
 ) -> Iterator[tuple[Any, ...]]:
     for game in games:
         groups = max(2, math.ceil(deals / deals_per_group(game, seats[game])))
         for pairing in pairings(quoted):
             for group in range(groups):
-                yield game, pairing, seats[game], group, seed
+                yield game, pairing, seats[game], group, seed, effort
 
 
 def _run(task: tuple[Any, ...]) -> GroupResult:
@@ -191,7 +201,15 @@ def main() -> None:
     parser.add_argument(
         "--quoted", action="store_true", help="only the pairings the lobby quotes (each level against the one below)"
     )
+    parser.add_argument(
+        "--effort",
+        type=float,
+        default=1.0,
+        help="the share of its search budget the strong level spends (a busy bot's is down to 0.1); not with --save",
+    )
     args = parser.parse_args()
+    if not 0 < args.effort <= 1 or (args.save and args.effort != 1.0):
+        parser.error("--effort is a share in (0, 1], and the lobby quotes the whole budget's figures (no --save)")
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     for game in games:
         get_game(game)
@@ -202,7 +220,7 @@ def main() -> None:
     results: dict[tuple[str, tuple[str, str]], Pairing] = {}
     times: dict[tuple[str, str], list[float]] = {}
     started = time.perf_counter()
-    work = list(tasks(games, seats, args.deals, args.seed, args.quoted))
+    work = list(tasks(games, seats, args.deals, args.seed, args.quoted, args.effort))
     with ProcessPoolExecutor(max_workers=args.workers, mp_context=get_context("spawn")) as pool:
         for done in pool.map(_run, work, chunksize=4):
             tally = results.setdefault((done.game, done.pairing), Pairing())
@@ -211,6 +229,8 @@ def main() -> None:
             for level, spent in done.times.items():
                 times.setdefault((done.game, level), []).extend(spent)
     print(f"{len(work)} groups in {time.perf_counter() - started:.0f} s on {args.workers} worker(s)")
+    if args.effort != 1.0:
+        print(f"the strong level spent {args.effort:g} of its search budget (a busy bot's share)")
     saved: dict[str, dict[str, dict[str, Any]]] = {}
     for game in games:
         print(

@@ -67,3 +67,28 @@ def test_the_benchmark_runs_to_the_end() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     for line in ("strong vs normal", "easy vs random", "strong decisions: p50"):
         assert line in done.stdout
+
+
+def test_a_busy_strong_bot_is_measured_at_the_share_of_its_budget_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = get_game("oicho")
+    spent: list[float] = []
+
+    def strong(view: Any, legal: Sequence[LegalAction], rng: random.Random, *, effort: float = 1.0) -> Action:
+        spent.append(effort)
+        return first_legal(view, legal, rng)
+
+    monkeypatch.setitem(spec.policies, "strong", strong)  # type: ignore[arg-type]
+    bench_bots.play_group("oicho", ("strong", "normal"), 3, 0, "test", effort=0.25)
+    assert spent and set(spent) == {0.25}
+    spent.clear()
+    bench_bots.play_group("oicho", ("strong", "normal"), 3, 0, "test")
+    assert spent and set(spent) == {1.0}
+
+
+def test_quoted_plays_only_the_pairings_the_lobby_quotes() -> None:
+    assert bench_bots.pairings(quoted=True) == [("normal", "easy"), ("strong", "normal"), ("easy", "random")]
+    assert set(bench_bots.pairings(quoted=True)) < set(bench_bots.pairings())
+    refused = subprocess.run(
+        [sys.executable, str(BENCH), "--effort", "0.5", "--save"], capture_output=True, text=True, timeout=120
+    )
+    assert refused.returncode != 0 and "--effort" in refused.stderr  # the lobby quotes the whole budget's figures
