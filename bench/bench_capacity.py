@@ -132,6 +132,8 @@ class Watch:
     """Changes made while measuring, by kind."""
     lanes: dict[int, list[float]] = field(default_factory=dict)
     """Budget priority (as granted) → seconds each request waited for its token while measuring."""
+    asked: dict[int, list[float]] = field(default_factory=dict)
+    """Budget priority (as requested) → when each request was made while measuring."""
     withdrawn: int = 0
     """Pictures taken back from the queue while measuring (a member's turn began: drawn again)."""
     sent: dict[str, int] = field(default_factory=dict)
@@ -422,6 +424,8 @@ def instrument(manager: TableManager, watch: Watch) -> Callable[[], None]:
     def requested(priority: int = BOTS, **kwargs: Any) -> Ticket:
         ticket = request(priority, **kwargs)
         start = time.perf_counter()
+        if watch.measuring:
+            watch.asked.setdefault(priority, []).append(start)
 
         def granted(future: asyncio.Future[None]) -> None:
             if not watch.measuring or future.cancelled():
@@ -550,12 +554,24 @@ async def run(
         "loop_busy": busy,
         "lanes": {lane: waits for lane, waits in sorted(watch.lanes.items())},
         "lanes_per_second": {lane: len(waits) / elapsed for lane, waits in sorted(watch.lanes.items())},
+        "lanes_most_asked": {lane: most_in_a_second(times) for lane, times in sorted(watch.asked.items())},
         "withdrawn_per_second": watch.withdrawn / elapsed,
         "sent_per_second": {what: count / elapsed for what, count in sorted(watch.sent.items())},
     }
 
 
 LANE_NAMES = {0: "to act", 1: "member moved", 2: "bots", 3: "low"}
+
+
+def most_in_a_second(times: list[float]) -> int:
+    """The most of ``times`` (seconds) within any one-second window: how far a lane's demand bursts past the
+    budget's rate, which its waits then pay for."""
+    ordered, most, first = sorted(times), 0, 0
+    for last, at in enumerate(ordered):
+        while at - ordered[first] >= 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
 
 
 def describe(name: str, f: dict[str, Any]) -> str:
@@ -569,10 +585,10 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"channel requests {f['requests_per_second']:.1f}/s (most in a second: {f['requests_most_in_a_second']}); "
         f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
         f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
-        f"budget's lanes (granted a second; wait p50/p99): "
+        f"budget's lanes (granted a second; wait p50/p99; most asked in a second): "
         + ", ".join(
             f"{LANE_NAMES.get(lane, lane)} {f['lanes_per_second'][lane]:.1f} "
-            f"({p(waits, 0.5):.2f}/{p(waits, 0.99):.2f} s)"
+            f"({p(waits, 0.5):.2f}/{p(waits, 0.99):.2f} s; {f['lanes_most_asked'].get(lane, 0)})"
             for lane, waits in f["lanes"].items()
         )
         + f", pictures taken back for a fresher one {f['withdrawn_per_second']:.1f}/s; requests a second by what: "
