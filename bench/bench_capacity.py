@@ -554,7 +554,9 @@ async def run(
         "loop_busy": busy,
         "lanes": {lane: waits for lane, waits in sorted(watch.lanes.items())},
         "lanes_per_second": {lane: len(waits) / elapsed for lane, waits in sorted(watch.lanes.items())},
-        "lanes_most_asked": {lane: most_in_a_second(times) for lane, times in sorted(watch.asked.items())},
+        "lanes_most_asked": {
+            lane: (most, began - started) for lane, (most, began) in sorted(most_asked(watch.asked).items())
+        },
         "withdrawn_per_second": watch.withdrawn / elapsed,
         "sent_per_second": {what: count / elapsed for what, count in sorted(watch.sent.items())},
     }
@@ -563,15 +565,25 @@ async def run(
 LANE_NAMES = {0: "to act", 1: "member moved", 2: "bots", 3: "low"}
 
 
-def most_in_a_second(times: list[float]) -> int:
-    """The most of ``times`` (seconds) within any one-second window: how far a lane's demand bursts past the
-    budget's rate, which its waits then pay for."""
-    ordered, most, first = sorted(times), 0, 0
+def most_asked(asked: dict[int, list[float]]) -> dict[int, tuple[int, float]]:
+    return {lane: most_in_a_second(times) for lane, times in asked.items()}
+
+
+def most_in_a_second(times: list[float]) -> tuple[int, float]:
+    """The most of ``times`` (seconds) within any one-second window, and when that window began: how far a lane's
+    demand bursts past the budget's rate (which its waits then pay for), and whether that is at the start of the
+    measurement or in its steady state."""
+    ordered, most, first, began = sorted(times), 0, 0, 0.0
     for last, at in enumerate(ordered):
         while at - ordered[first] >= 1.0:
             first += 1
-        most = max(most, last - first + 1)
-    return most
+        if last - first + 1 > most:
+            most, began = last - first + 1, ordered[first]
+    return most, began
+
+
+def _peak(found: tuple[int, float] | None) -> str:
+    return "0" if found is None else f"{found[0]} at {found[1]:.0f} s"
 
 
 def describe(name: str, f: dict[str, Any]) -> str:
@@ -585,10 +597,10 @@ def describe(name: str, f: dict[str, Any]) -> str:
         f"channel requests {f['requests_per_second']:.1f}/s (most in a second: {f['requests_most_in_a_second']}); "
         f"changes per second: a member's turn beginning {f['changes_per_second']['awaiting']:.1f}, "
         f"a member's move {f['changes_per_second']['acted']:.1f}, bots' {f['changes_per_second']['bots']:.1f}; "
-        f"budget's lanes (granted a second; wait p50/p99; most asked in a second): "
+        f"budget's lanes (granted a second; wait p50/p99; most asked in a second, at what second of the run): "
         + ", ".join(
             f"{LANE_NAMES.get(lane, lane)} {f['lanes_per_second'][lane]:.1f} "
-            f"({p(waits, 0.5):.2f}/{p(waits, 0.99):.2f} s; {f['lanes_most_asked'].get(lane, 0)})"
+            f"({p(waits, 0.5):.2f}/{p(waits, 0.99):.2f} s; {_peak(f['lanes_most_asked'].get(lane))})"
             for lane, waits in f["lanes"].items()
         )
         + f", pictures taken back for a fresher one {f['withdrawn_per_second']:.1f}/s; requests a second by what: "
