@@ -41,7 +41,10 @@ searches took by game, the strong searches' effort, and how long a table picture
 worker (queueing included).
 
     python bench/bench_capacity.py [tables] [seconds] [--servers N] [--baseline-seconds S] [--bot-level L]
-    # defaults: 1000 tables, 60 s; the one-table baseline runs three times as long (its p99 on ~1,400 clicks)
+                                   [--settle S]
+    # defaults: 1000 tables, 60 s measured after 30 s of members clicking unmeasured (the tables all open at once,
+    # and their first deals would otherwise run in step); the one-table baseline runs three times as long (its p99
+    # on ~1,400 clicks)
 """
 
 from __future__ import annotations
@@ -84,6 +87,9 @@ RENDER_PROCESSES = 1
 BOT_PROCESSES = 1
 """The worker processes, as ``bot.config`` sets them by default."""
 MEMBER_GAP = 10.0
+SETTLE = 30.0
+"""Seconds members click before measuring starts, after the first pictures are out: every table opens at once
+here, so without it the measurement would start with all of them at the same point of their first deal."""
 """Mean seconds between two member arrivals at one table."""
 EDIT_INTERVAL = 1.0
 EDITS_PER_SECOND = 40.0
@@ -462,6 +468,7 @@ async def run(
     gap: float = MEMBER_GAP,
     bots: int = 1,
     bot_level: str = DEFAULT_LEVEL,
+    settle: float = SETTLE,
 ) -> dict[str, Any]:
     watch = Watch()
     db = await Database.open(db_path)
@@ -499,27 +506,37 @@ async def run(
         if move is None:
             return
         interaction = FakeInteraction(move[0], move[1], watch)
+        counted = watch.measuring  # a click of the settle period is not counted
         start = time.perf_counter()
         # A stale or refused move is answered by the router, not here: it is not counted.
         with contextlib.suppress(Exception):
             await manager.on_component(interaction, move[1], [])  # type: ignore[arg-type]
-        if interaction.answered is not None:
+        if counted and interaction.answered is not None:
             watch.clicks.append(interaction.answered - start)
 
+    end = loop.time() + settle + seconds
+
     async def arrivals(session: TableSession) -> None:
-        end = loop.time() + seconds
         while True:
-            await asyncio.sleep(rng.expovariate(1 / gap))
-            if loop.time() >= end:
+            wait = rng.expovariate(1 / gap)
+            if loop.time() + wait >= end:
+                # Not asleep past the end: the longest of a thousand tables' gaps is about 7 of them (70 s), and
+                # the measurement would run on that long with no member clicking.
                 return
+            await asyncio.sleep(wait)
             task = asyncio.create_task(click(session))
             clicks.add(task)
             task.add_done_callback(clicks.discard)
 
+    arriving = asyncio.gather(*(arrivals(s) for s in sessions))
+    # Members click for a while before measuring, so that the tables' deals are no longer in step (they all opened
+    # at once) and what is measured is a steady state, not the first deal's common rhythm.
+    await asyncio.sleep(settle)
     watch.measuring = True
     cpu, started = time.thread_time(), time.perf_counter()
     watch.requests.clear()
-    await asyncio.gather(*(arrivals(s) for s in sessions))
+    await arriving
+    await asyncio.sleep(max(0.0, end - loop.time()))  # the measurement is ``seconds`` long, to the end of arrivals
     elapsed = time.perf_counter() - started
     busy = (time.thread_time() - cpu) / elapsed
     watch.measuring = False
@@ -637,14 +654,18 @@ def ratio_interval(many: list[float], one: list[float], q: float = 0.99, rounds:
     return ratios[int(0.025 * rounds)], ratios[int(0.975 * rounds)]
 
 
-async def main(tables: int, seconds: float, servers: int, baseline_seconds: float, bot_level: str) -> None:
+async def main(
+    tables: int, seconds: float, servers: int, baseline_seconds: float, bot_level: str, settle: float
+) -> None:
     runner.use_processes(RENDER_PROCESSES, BOT_PROCESSES)
     await runner.warm_up()
     with tempfile.TemporaryDirectory() as tmp:
         # One table of two members (no bot to wait for), clicked every 0.05 s: a member can act only on their turn,
         # so about 8 clicks a second count, and the baseline runs longer to rest its p99 on more than a thousand.
-        one = await run(1, baseline_seconds, str(Path(tmp) / "one.db"), servers=1, gap=0.05, bots=0)
-        many = await run(tables, seconds, str(Path(tmp) / "many.db"), servers=servers, bot_level=bot_level)
+        one = await run(1, baseline_seconds, str(Path(tmp) / "one.db"), servers=1, gap=0.05, bots=0, settle=2.0)
+        many = await run(
+            tables, seconds, str(Path(tmp) / "many.db"), servers=servers, bot_level=bot_level, settle=settle
+        )
     runner.shutdown()
     print(describe("1 table", one))
     print(describe(f"{tables} tables over {servers} servers, {bot_level} bots", many))
@@ -667,7 +688,13 @@ if __name__ == "__main__":
     parser.add_argument(
         "--bot-level", choices=LEVELS, default=DEFAULT_LEVEL, help=f"the bots' level (default: {DEFAULT_LEVEL})"
     )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=SETTLE,
+        help=f"seconds members click before measuring starts (default: {SETTLE:.0f})",
+    )
     arguments = parser.parse_args()
     servers = arguments.servers or max(1, arguments.tables // 5)
     baseline = arguments.baseline_seconds or 3 * arguments.seconds
-    asyncio.run(main(arguments.tables, arguments.seconds, servers, baseline, arguments.bot_level))
+    asyncio.run(main(arguments.tables, arguments.seconds, servers, baseline, arguments.bot_level, arguments.settle))
