@@ -22,6 +22,12 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
         ("bench_action.py", ["8"], "one action with the table redrawn / trivial handler:"),
         ("bench_restart.py", ["2"], "restart, first button answered:"),
         ("bench_rating.py", ["20"], "storage rate / (openskill rate + bare write on the loop):"),
+        # Wraps the runtime's own methods to time them: a rename there would otherwise go unnoticed until run by hand.
+        (
+            "bench_capacity.py",
+            ["30", "5", "--settle", "2", "--baseline-seconds", "3"],
+            "capacity: click p99 with 30 tables / with 1 table:",
+        ),
     ],
 )
 def test_a_bot_benchmark_runs_to_the_end(script: str, args: list[str], last_words: str) -> None:
