@@ -87,10 +87,10 @@ RENDER_PROCESSES = 1
 BOT_PROCESSES = 1
 """The worker processes, as ``bot.config`` sets them by default."""
 MEMBER_GAP = 10.0
+"""Mean seconds between two member arrivals at one table."""
 SETTLE = 30.0
 """Seconds members click before measuring starts, after the first pictures are out: every table opens at once
 here, so without it the measurement would start with all of them at the same point of their first deal."""
-"""Mean seconds between two member arrivals at one table."""
 EDIT_INTERVAL = 1.0
 EDITS_PER_SECOND = 40.0
 _ids = itertools.count(10_000)
